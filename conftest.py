@@ -1,0 +1,3 @@
+"""Repository wiring: the harness plugin is active here even without an installed entry point."""
+
+pytest_plugins = ["harness.plugin"]

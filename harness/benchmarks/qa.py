@@ -1,0 +1,119 @@
+"""`qa`: a question with a known answer, scored by exact match, containment, a regex or an LLM judge.
+
+The general-purpose kind, used by the sample suite and by teams writing their own regression tasks.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from harness.benchmarks import Benchmark, register_benchmark
+from harness.context import ItemContext
+from harness.scores import Scores
+from harness.tools import BUILTIN_TOOLS, resolve_tools
+
+
+class QAInputs(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    prompt: str = Field(min_length=1, description="The question or instruction.")
+    system: str | None = Field(default=None, description="An optional system message.")
+    tools: tuple[str, ...] = Field(default=(), description=f"Tools offered: any of {sorted(BUILTIN_TOOLS)}.")
+
+    @model_validator(mode="after")
+    def _known_tools(self) -> QAInputs:
+        resolve_tools(self.tools)
+        return self
+
+
+class QATruth(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    answer: str = Field(min_length=1, description="The expected answer.")
+    aliases: tuple[str, ...] = Field(default=(), description="Other spellings that also count.")
+    notes: str | None = Field(default=None, description="Guidance for the judge (what matters).")
+
+
+class QAScoring(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    method: Literal["exact", "contains", "regex", "judge"] = Field(
+        default="exact", description="exact/contains compare normalized text; regex searches `answer` as a pattern."
+    )
+    template: str = Field(default="sample/answer_correctness.j2", description="Judge prompt under prompts/.")
+
+
+class CorrectnessVerdict(BaseModel):
+    """A judge's grade of one answer against the reference."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reasoning: str = Field(description="One or two sentences explaining the grade.")
+    grade: Literal["correct", "partially_correct", "incorrect"]
+
+
+GRADE_SCORES = {"correct": 100.0, "partially_correct": 50.0, "incorrect": 0.0}
+
+
+def normalize(text: str) -> str:
+    """Case, accents' composition, whitespace and edge punctuation do not decide correctness."""
+    text = unicodedata.normalize("NFKC", text).casefold().strip()
+    text = re.sub(r"\s+", " ", text)
+    return text.strip(" .,!?;:\"'`*")
+
+
+def match_score(method: str, response: str, truth: QATruth) -> float:
+    """100 if the response matches the expected answer (or an alias) under `method`, else 0."""
+    candidates = [truth.answer, *truth.aliases]
+    if method == "exact":
+        return 100.0 if normalize(response) in {normalize(c) for c in candidates} else 0.0
+    if method == "contains":
+        said = normalize(response)
+        return 100.0 if any(re.search(rf"(?<!\w){re.escape(normalize(c))}(?!\w)", said) for c in candidates) else 0.0
+    if method == "regex":
+        return 100.0 if any(re.search(c, response, re.IGNORECASE) for c in candidates) else 0.0
+    raise ValueError(f"not a matching method: {method}")
+
+
+async def run_qa(task: object, ctx: ItemContext) -> Scores:
+    inputs: QAInputs = task.inputs  # type: ignore[attr-defined]
+    truth: QATruth = task.ground_truth  # type: ignore[attr-defined]
+    scoring: QAScoring = task.scoring  # type: ignore[attr-defined]
+    answer = await ctx.solve(inputs.prompt, system=inputs.system, tools=resolve_tools(inputs.tools))
+    details = {"steps": answer.steps, "tool_calls": answer.tool_calls}
+    if scoring.method != "judge":
+        score = match_score(scoring.method, answer.text, truth)
+        return Scores(score=score, answer=answer.text, metrics={scoring.method: score}, details=details)
+    verdicts = await ctx.judge(
+        scoring.template,
+        {"question": inputs.prompt, "reference": truth.answer, "aliases": list(truth.aliases),
+         "notes": truth.notes, "answer": answer.text},
+        CorrectnessVerdict,
+    )
+    grades = [v.value["grade"] for v in verdicts]
+    scores = [GRADE_SCORES[g] for g in grades]
+    majority = max(set(grades), key=grades.count)
+    return Scores(
+        score=sum(scores) / len(scores),
+        answer=answer.text,
+        metrics={"judge_agreement": grades.count(majority) / len(grades)},
+        judge_levels={"grade": {v.model: v.value["grade"] for v in verdicts}},
+        details={**details, "judge_reasoning": {v.model: v.reasoning for v in verdicts}},
+    )
+
+
+register_benchmark(
+    Benchmark(
+        kind="qa",
+        description="A question with a known answer; exact, contains, regex or judge scoring.",
+        inputs=QAInputs,
+        ground_truth=QATruth,
+        scoring=QAScoring,
+        run=run_qa,
+        default_pass_threshold=60.0,
+    )
+)

@@ -1,0 +1,75 @@
+"""Prices per token: litellm's bundled price map, a user price file for unknown models, 0 for local.
+
+The price map is read as a JSON file from litellm's package directory, without importing litellm
+(which costs about 3 s), so a run on the OpenAI-compatible route never pays that import.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+PRICE_MAP_FILE = "model_prices_and_context_window_backup.json"
+
+
+@dataclass(frozen=True)
+class Price:
+    input_per_token: float
+    output_per_token: float
+
+    def cost(self, input_tokens: int, output_tokens: int) -> float:
+        return input_tokens * self.input_per_token + output_tokens * self.output_per_token
+
+
+FREE = Price(0.0, 0.0)
+
+
+@lru_cache(maxsize=1)
+def _litellm_price_map() -> dict[str, Any]:
+    spec = importlib.util.find_spec("litellm")
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    path = Path(next(iter(spec.submodule_search_locations))) / PRICE_MAP_FILE
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def load_price_file(path: Path) -> dict[str, Price]:
+    """A user price file: {"model": {"input_cost_per_token": x, "output_cost_per_token": y}}."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: cannot read the price file: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise ValueError(f"{path}: expected a JSON object mapping model names to prices")
+    prices = {}
+    for model, entry in raw.items():
+        try:
+            prices[model] = Price(float(entry["input_cost_per_token"]), float(entry["output_cost_per_token"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(
+                f"{path}: model {model!r}: expected input_cost_per_token and output_cost_per_token numbers"
+            ) from exc
+    return prices
+
+
+def price_for(model: str, user_prices: dict[str, Price] | None = None) -> Price | None:
+    """The price of a model, or None when nobody knows it (the report then says "unknown")."""
+    if model.startswith("local/"):
+        return FREE
+    if user_prices:
+        for name in (model, model.split("/", 1)[-1]):
+            if name in user_prices:
+                return user_prices[name]
+    price_map = _litellm_price_map()
+    for name in (model, model.split("/", 1)[-1]):
+        entry = price_map.get(name)
+        if isinstance(entry, dict) and "input_cost_per_token" in entry:
+            return Price(float(entry.get("input_cost_per_token") or 0), float(entry.get("output_cost_per_token") or 0))
+    return None

@@ -1,0 +1,25 @@
+"""The call record: what every model call leaves behind, cached or not, failed or not."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass
+class CallRecord:
+    """One call as the report shows it. Plain values only: it crosses xdist as JSON."""
+
+    namespace: str  # "sut", "judge" or "embed"
+    model: str
+    key: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = 0.0  # None: the price of this model is unknown
+    latency_s: float = 0.0
+    cache_hit: bool = False
+    attempts: int = 0
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)

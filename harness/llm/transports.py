@@ -1,0 +1,275 @@
+"""The three routes a call can take, each turning a request into the same normalized reply.
+
+A normalized chat reply is a plain dict: content, tool_calls [{id, name, arguments}], finish_reason,
+input_tokens, output_tokens, model. It is what the cache stores and what solvers and judges read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from typing import Any, Protocol
+
+from harness.errors import ProviderError, RetryableProviderError
+from harness.llm.request import ChatRequest, EmbeddingRequest
+from harness.llm.retry import parse_retry_after
+
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
+
+
+class Transport(Protocol):
+    async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]: ...
+
+    async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]: ...
+
+    async def close(self) -> None: ...
+
+
+def normalize_chat(body: Any) -> dict[str, Any]:
+    """Check an OpenAI-shaped chat.completion body and keep what the harness uses."""
+    try:
+        choice = body["choices"][0]
+        message = choice["message"]
+        if not isinstance(message, dict):
+            raise TypeError("message is not an object")
+        tool_calls = [
+            {
+                "id": call.get("id") or f"call_{i}",
+                "name": call["function"]["name"],
+                "arguments": call["function"].get("arguments") or "{}",
+            }
+            for i, call in enumerate(message.get("tool_calls") or [])
+        ]
+        content = message.get("content")
+        if content is not None and not isinstance(content, str):
+            raise TypeError("content is not a string")
+        usage = body.get("usage") or {}
+        return {
+            "content": content,
+            "tool_calls": tool_calls,
+            "finish_reason": choice.get("finish_reason"),
+            "input_tokens": int(usage.get("prompt_tokens") or 0),
+            "output_tokens": int(usage.get("completion_tokens") or 0),
+            "model": str(body.get("model") or ""),
+        }
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        raise RetryableProviderError(f"malformed chat completion body ({exc})") from exc
+
+
+def provider_model_name(model: str) -> str:
+    """The name an OpenAI-compatible server expects: without the `openai/` routing prefix."""
+    return model.split("/", 1)[1] if model.startswith("openai/") else model
+
+
+class OpenAICompatibleTransport:
+    """A lean aiohttp client for any OpenAI-compatible endpoint (the fast path)."""
+
+    def __init__(self, api_key: str | None = None, default_base: str | None = None) -> None:
+        self._api_key = api_key
+        self._default_base = default_base
+        self._session: Any = None
+
+    def _base(self, request_base: str | None) -> str:
+        base = (
+            request_base
+            or self._default_base
+            or os.environ.get("OPENAI_BASE_URL")
+            or os.environ.get("OPENAI_API_BASE")
+            or "https://api.openai.com/v1"
+        )
+        return base.rstrip("/")
+
+    def _headers(self) -> dict[str, str]:
+        key = self._api_key or os.environ.get("OPENAI_API_KEY")
+        headers = {"Content-Type": "application/json"}
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        return headers
+
+    async def _post(self, url: str, payload: dict[str, Any], timeout: float) -> Any:
+        import aiohttp
+
+        if self._session is None or self._session.closed:
+            connector = aiohttp.TCPConnector(limit=0, ttl_dns_cache=300)
+            self._session = aiohttp.ClientSession(connector=connector, json_serialize=json.dumps)
+        try:
+            async with self._session.post(
+                url,
+                data=json.dumps(payload),
+                headers=self._headers(),
+                timeout=aiohttp.ClientTimeout(total=timeout),
+            ) as response:
+                raw = await response.read()
+                status = response.status
+                retry_after = parse_retry_after(response.headers.get("Retry-After"))
+        except asyncio.TimeoutError as exc:
+            raise RetryableProviderError(f"timed out after {timeout:g} s") from exc
+        except aiohttp.ClientError as exc:
+            raise RetryableProviderError(f"connection failed: {type(exc).__name__}: {exc}") from exc
+        if status >= 400:
+            detail = _error_detail(raw)
+            message = f"HTTP {status}: {detail}"
+            if status in RETRYABLE_STATUS:
+                raise RetryableProviderError(message, status=status, retry_after=retry_after)
+            raise ProviderError(message, status=status)
+        try:
+            return json.loads(raw)
+        except ValueError as exc:
+            raise RetryableProviderError(f"malformed JSON body from the server ({exc})", status=status) from exc
+
+    async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
+        payload = {
+            "model": provider_model_name(request.model),
+            "messages": list(request.messages),
+            **{k: v for k, v in request.settings.items() if k != "extra_body"},
+            **request.settings.get("extra_body", {}),
+        }
+        body = await self._post(f"{self._base(request.api_base)}/chat/completions", payload, timeout)
+        return normalize_chat(body)
+
+    async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
+        payload = {"model": provider_model_name(request.model), "input": list(request.texts)}
+        body = await self._post(f"{self._base(request.api_base)}/embeddings", payload, timeout)
+        return normalize_embeddings(body, len(request.texts))
+
+    async def close(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+
+
+def normalize_embeddings(body: Any, expected: int) -> tuple[list[list[float]], int]:
+    try:
+        rows = sorted(body["data"], key=lambda row: row.get("index", 0))
+        vectors = [[float(x) for x in row["embedding"]] for row in rows]
+        usage = body.get("usage") or {}
+        tokens = int(usage.get("prompt_tokens") or usage.get("total_tokens") or 0)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise RetryableProviderError(f"malformed embeddings body ({exc})") from exc
+    if len(vectors) != expected:
+        raise RetryableProviderError(f"asked for {expected} embeddings, got {len(vectors)}")
+    return vectors, tokens
+
+
+def _error_detail(raw: bytes) -> str:
+    try:
+        body = json.loads(raw)
+        error = body.get("error", body) if isinstance(body, dict) else body
+        message = error.get("message") if isinstance(error, dict) else str(error)
+        return str(message)[:300]
+    except ValueError:
+        return raw[:300].decode("utf-8", "replace") or "(empty body)"
+
+
+class LiteLLMTransport:
+    """Every provider litellm knows. Retries are ours, so litellm's own are switched off."""
+
+    def __init__(self, api_key: str | None = None) -> None:
+        self._api_key = api_key
+
+    async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
+        litellm = import_litellm()
+        kwargs: dict[str, Any] = dict(request.settings)
+        if kwargs.get("tools"):
+            kwargs["_skip_mcp_handler"] = True  # litellm 1.106.2 imports `mcp` for any tools= call
+        try:
+            response = await litellm.acompletion(
+                model=request.model,
+                messages=list(request.messages),
+                api_base=request.api_base,
+                api_key=self._api_key,
+                timeout=timeout,
+                num_retries=0,
+                max_retries=0,
+                **kwargs,
+            )
+        except Exception as exc:
+            raise translate_litellm_error(exc) from exc
+        return normalize_chat(response.model_dump())
+
+    async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
+        litellm = import_litellm()
+        try:
+            response = await litellm.aembedding(
+                model=request.model,
+                input=list(request.texts),
+                api_base=request.api_base,
+                api_key=self._api_key,
+                timeout=timeout,
+                num_retries=0,
+                max_retries=0,
+            )
+        except Exception as exc:
+            raise translate_litellm_error(exc) from exc
+        body = response.model_dump() if hasattr(response, "model_dump") else dict(response)
+        return normalize_embeddings(body, len(request.texts))
+
+    async def close(self) -> None:
+        return None
+
+
+def translate_litellm_error(exc: Exception) -> ProviderError:
+    """Map litellm's exception zoo onto retryable or final provider errors."""
+    status = getattr(exc, "status_code", None)
+    name = type(exc).__name__
+    message = f"{name}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"[:400]
+    headers = getattr(exc, "litellm_response_headers", None) or getattr(
+        getattr(exc, "response", None), "headers", None
+    )
+    retry_after = None
+    if headers is not None:
+        try:
+            retry_after = parse_retry_after(headers.get("retry-after") or headers.get("Retry-After"))
+        except AttributeError:
+            retry_after = None
+    retryable_names = {
+        "RateLimitError",
+        "InternalServerError",
+        "ServiceUnavailableError",
+        "APIConnectionError",
+        "Timeout",
+        "APIError",
+        "JSONSchemaValidationError",
+    }
+    if name in retryable_names or (isinstance(status, int) and status in RETRYABLE_STATUS):
+        return RetryableProviderError(message, status=status, retry_after=retry_after)
+    return ProviderError(message, status=status if isinstance(status, int) else None)
+
+
+def import_litellm() -> Any:
+    """Import litellm with its network and .env side effects switched off (tech-probe §1)."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_MODE", "PRODUCTION")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS", "True")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    litellm.telemetry = False
+    return litellm
+
+
+class LocalTransport:
+    """The embedded models, in-process. llama.cpp releases the GIL, so a thread keeps the loop free."""
+
+    async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
+        from harness.local.chat import complete_local
+
+        name = request.model.split("/", 1)[1]
+        body = {"messages": list(request.messages), **request.settings}
+        try:
+            result = await asyncio.wait_for(asyncio.to_thread(complete_local, name, body), timeout)
+        except asyncio.TimeoutError as exc:
+            raise RetryableProviderError(f"local model timed out after {timeout:g} s") from exc
+        except ValueError as exc:
+            raise ProviderError(f"local model refused the request: {exc}") from exc
+        return normalize_chat(result)
+
+    async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
+        from harness.local.embeddings import embed_local
+
+        name = request.model.split("/", 1)[1]
+        return await asyncio.to_thread(embed_local, name, list(request.texts))
+
+    async def close(self) -> None:
+        return None

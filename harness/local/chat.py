@@ -1,0 +1,2 @@
+class LocalModelUnavailable(RuntimeError):
+    pass

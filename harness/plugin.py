@@ -1,0 +1,142 @@
+"""The pytest plugin: hooks only. State lives in `config.stash`; the work lives in other modules."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness import xdist_support
+from harness.collect import InvalidTaskItem, TaskFile, TaskItem, is_task_file
+from harness.progress import Progress
+from harness.run_state import RUN_STATE, SETTINGS, RunState, new_run_id
+from harness.settings import add_options, settings_from_options
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from harness import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    from harness.errors import ConfigError
+
+    config.addinivalue_line("markers", "harness_task: an evaluation task collected from evals/**/*.yaml")
+    try:
+        settings = settings_from_options(config.option, Path(str(config.rootpath)))
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from exc
+    config.stash[SETTINGS] = settings
+    run_id = xdist_support.shared_run_id(config) or new_run_id()
+    config.stash[RUN_STATE] = RunState(run_id=run_id, started_at=time.time())
+    if not xdist_support.is_worker(config):
+        config.pluginmanager.register(ResultCollector(config), "harness-collector")
+    if xdist_support.is_controller(config) and config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(xdist_support.ControllerHooks(run_id), "harness-xdist-controller")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if is_task_file(file_path):
+        return TaskFile.from_parent(parent, path=file_path)
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    """Start every task's model work before pytest walks the items (not on xdist workers: they only
+    learn their items one batch at a time, see TaskItem.setup)."""
+    if session.config.option.collectonly or xdist_support.is_worker(session.config):
+        return
+    state = session.config.stash[RUN_STATE]
+    state.total_items = sum(isinstance(i, TaskItem | InvalidTaskItem) for i in session.items)
+    for item in session.items:
+        if isinstance(item, TaskItem):
+            item.start_work()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if isinstance(item, TaskItem | InvalidTaskItem):
+        result = item.result_for_report(call.when, report.outcome)
+        if result is not None:
+            report.harness_result = result
+    return report
+
+
+class ResultCollector:
+    """Gathers results in the controller as reports arrive, xdist workers' included."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        result = getattr(report, "harness_result", None)
+        if result is None:
+            return
+        state = self.config.stash[RUN_STATE]
+        state.add_result({**result, "nodeid": report.nodeid, "worker": getattr(report, "worker_id", None)})
+        if state.progress is not None:
+            state.progress.maybe_print()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    state = session.config.stash[RUN_STATE]
+    settings = session.config.stash[SETTINGS]
+    reporter = session.config.pluginmanager.getplugin("terminalreporter")
+    if reporter is not None and not xdist_support.is_worker(session.config):
+        state.progress = Progress(state, reporter, settings.progress_interval_s)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    settings = config.stash[SETTINGS]
+    lines = [
+        f"harness: system under test {settings.sut_label}; judges {', '.join(settings.judge_models)}; "
+        f"cache {settings.cache_mode.value} at {settings.cache_dir}",
+    ]
+    from harness.judge import self_preference_warnings
+
+    warnings = self_preference_warnings(settings.model, settings.judge_models)
+    settings.warnings.extend(w for w in warnings if w not in settings.warnings)
+    lines.extend(f"harness WARNING: {w}" for w in warnings)
+    if settings.uses_local_models:
+        lines.append("harness: running on the embedded local models; scores are NOT meaningful benchmark "
+                     "results (use --model for a real evaluation)")
+    return lines
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if xdist_support.is_worker(config):
+        return
+    from harness.report.terminal import write_summary
+
+    state = config.stash[RUN_STATE]
+    if state.results:
+        write_summary(terminalreporter, state, config.stash[SETTINGS])
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    state = config.stash[RUN_STATE]
+    runner = state.runner
+    if runner is not None:
+        state.runner = None
+        xdist_support.publish_worker_stats(config, runner)
+        runner.close()
+    if xdist_support.is_worker(config) or config.option.collectonly or not state.results:
+        return
+    from harness.report.writer import write_run
+
+    state.finished_at = time.time()
+    run = write_run(config, state, config.stash[SETTINGS], exitstatus)
+    config.hook.pytest_harness_report(config=config, run=run)

@@ -1,0 +1,59 @@
+"""Live progress, so a long run is never silent: items and calls done, errors, tokens, spend, ETA."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+
+class Progress:
+    """Prints one status line every `interval_s` seconds while work is under way (controller only)."""
+
+    def __init__(self, state: Any, reporter: Any, interval_s: float | None) -> None:
+        self.state = state
+        self.reporter = reporter
+        is_tty = bool(getattr(reporter, "isatty", False))
+        self.interval_s = (2.0 if is_tty else 10.0) if interval_s is None else interval_s
+        self._runner: Any = None
+        self._last = time.monotonic()
+
+    def attach(self, runner: Any) -> None:
+        self._runner = runner
+
+    def tick(self) -> None:
+        """Called from the event loop while an item is being waited on."""
+        self.maybe_print()
+
+    def maybe_print(self) -> None:
+        if self.interval_s <= 0:
+            return
+        now = time.monotonic()
+        if now - self._last < self.interval_s:
+            return
+        self._last = now
+        self.reporter.ensure_newline()
+        self.reporter.write_line(self.line(), cyan=True)
+
+    def line(self) -> str:
+        state = self.state
+        done = len(state.results)
+        total = max(state.total_items, done)
+        errors = sum(r["outcome"] == "error" for r in state.results)
+        tokens = sum(r["usage"]["input_tokens"] + r["usage"]["output_tokens"] for r in state.results)
+        cost = sum(r["usage"]["cost_usd"] for r in state.results)
+        calls = sum(r["usage"]["calls"] for r in state.results)
+        live = ""
+        if self._runner is not None and self._runner.has_services:
+            stats = self._runner.services.client.stats
+            calls, tokens, cost = stats.finished, stats.input_tokens + stats.output_tokens, stats.cost_usd
+            live = f", {stats.in_flight} in flight"
+        elapsed = time.time() - state.started_at
+        finished = self._runner.finished_count() if self._runner is not None else done
+        eta = ""
+        if 0 < finished < total:
+            eta = f", ETA {elapsed / finished * (total - finished):.0f}s"
+        shown = max(done, finished)
+        return (
+            f"[harness] {shown}/{total} items, {calls} calls{live}, {errors} errors, "
+            f"{tokens:,} tokens, ${cost:.4f}{eta}"
+        )

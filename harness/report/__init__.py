@@ -1,0 +1,1 @@
+"""Run reports: aggregation (pure), results.json, summary.md and the terminal summary."""

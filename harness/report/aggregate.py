@@ -1,0 +1,37 @@
+"""Pure aggregation of item results into per-suite and whole-run figures."""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from typing import Any
+
+
+def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Counts, mean score over scored items, pass rate over scored items, usage totals."""
+    scored = [r["score"] for r in results if r["score"] is not None]
+    passed = sum(r["outcome"] == "passed" for r in results)
+    failed = sum(r["outcome"] == "failed" for r in results)
+    errors = sum(r["outcome"] == "error" for r in results)
+    usage = [r["usage"] for r in results]
+    return {
+        "items": len(results),
+        "passed": passed,
+        "failed": failed,
+        "errors": errors,
+        "mean_score": round(statistics.fmean(scored), 4) if scored else None,
+        "pass_rate": round(passed / (passed + failed), 4) if passed + failed else None,
+        "calls": sum(u["calls"] for u in usage),
+        "input_tokens": sum(u["input_tokens"] for u in usage),
+        "output_tokens": sum(u["output_tokens"] for u in usage),
+        "cost_usd": round(sum(u["cost_usd"] for u in usage), 6),
+        "cost_known": all(u["cost_known"] for u in usage),
+        "cache_hits": sum(u["cache_hits"] for u in usage),
+    }
+
+
+def by_suite(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for result in results:
+        groups[result["suite"]].append(result)
+    return {suite: summarize(items) for suite, items in sorted(groups.items())}

@@ -1,0 +1,95 @@
+"""Write a finished run: results.json (versioned schema), summary.md, and the CI step summary."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import harness
+from harness.report.aggregate import by_suite, summarize
+from harness.report.markdown import render_summary
+from harness.result import RESULT_SCHEMA_VERSION
+from harness.secrets import redact
+from harness.settings import Settings
+
+LOCAL_NOTICE = (
+    "These scores come from a tiny offline model (SmolLM2-135M) and local embeddings. They show that the "
+    "pipeline works; they are not meaningful benchmark results. Use --model for a real evaluation."
+)
+
+
+def git_revision(root: Path) -> dict[str, Any]:
+    def git(*args: str) -> str | None:
+        try:
+            out = subprocess.run(
+                ["git", *args], cwd=root, capture_output=True, text=True, timeout=5, check=True
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return out.stdout.strip()
+
+    revision = git("rev-parse", "HEAD")
+    dirty = git("status", "--porcelain")
+    return {"revision": revision, "dirty": bool(dirty) if dirty is not None else None}
+
+
+def _iso(ts: float | None) -> str | None:
+    return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat() if ts else None
+
+
+def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status: int) -> dict[str, Any]:
+    results = sorted(state.results, key=lambda r: r["nodeid"])
+    local = settings.uses_local_models or any(
+        call["model"].startswith("local/") for r in results for call in r["calls"]
+    )
+    return {
+        "schema_version": RESULT_SCHEMA_VERSION,
+        "run": {
+            "run_id": state.run_id,
+            "harness_version": harness.__version__,
+            "started_at": _iso(state.started_at),
+            "finished_at": _iso(state.finished_at),
+            "duration_s": round((state.finished_at or state.started_at) - state.started_at, 3),
+            "git": git_revision(Path(str(config.rootpath))),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "argv": list(config.invocation_params.args),
+            "options": settings.public(),
+            "exit_status": int(exit_status),
+            "local_models": local,
+            "notice": LOCAL_NOTICE if local else None,
+            "warnings": list(settings.warnings),
+        },
+        "totals": summarize(results),
+        "suites": by_suite(results),
+        "results": results,
+    }
+
+
+def write_run(config: pytest.Config, state: Any, settings: Settings, exit_status: int) -> dict[str, Any]:
+    """Write the run's files and return the run document (with "report_dir" added)."""
+    run = redact(build_run(config, state, settings, exit_status))
+    directory = settings.report_dir / state.run_id
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "results.json").write_text(json.dumps(run, indent=1, ensure_ascii=False), encoding="utf-8")
+    markdown = render_summary(run)
+    (directory / "summary.md").write_text(markdown, encoding="utf-8")
+    (settings.report_dir / "LATEST").write_text(state.run_id + "\n", encoding="utf-8")
+    step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if step_summary:
+        with open(step_summary, "a", encoding="utf-8") as handle:
+            handle.write(markdown + "\n")
+    reporter = config.pluginmanager.getplugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"harness report: {directory / 'results.json'} and summary.md")
+    else:
+        print(f"harness report: {directory}", file=sys.stderr)
+    return {**run, "report_dir": str(directory)}

@@ -1,0 +1,42 @@
+"""What the plugin keeps for one run, in `config.stash`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from harness.settings import Settings
+
+
+def new_run_id() -> str:
+    """Sortable and unique: the UTC start time plus a few random characters."""
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    return f"{stamp}-{secrets.token_hex(3)}"
+
+
+@dataclass
+class RunState:
+    run_id: str
+    started_at: float
+    finished_at: float | None = None
+    total_items: int = 0
+    results: list[dict[str, Any]] = field(default_factory=list)
+    runner: Any = None  # harness.runner.Runner, built on first use
+    progress: Any = None  # harness.progress.Progress in the controller
+    worker_stats: dict[str, Any] = field(default_factory=dict)
+
+    def add_result(self, result: dict[str, Any]) -> None:
+        self.results.append(result)
+
+    @property
+    def pid(self) -> int:
+        return os.getpid()
+
+
+SETTINGS = pytest.StashKey[Settings]()
+RUN_STATE = pytest.StashKey[RunState]()

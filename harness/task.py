@@ -1,0 +1,256 @@
+"""The task format: YAML files under `evals/`, validated into typed tasks with file:line errors.
+
+A file holds one suite of tasks. Each task is validated on its own, so one bad entry becomes one
+error item while its neighbours still run. Kind-specific parts (inputs, ground truth, scoring) come from
+the benchmark registry, which also yields the published JSON Schema.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+TASK_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+TAG_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+TaskId = Annotated[str, StringConstraints(pattern=TASK_ID_PATTERN, max_length=200)]
+Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN, max_length=64)]
+
+
+class TaskMetadata(BaseModel):
+    """What a task costs a professional and how it ages; used by reports, the index and `-m`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    expert_minutes: float | None = Field(
+        default=None, ge=0, description="Minutes a professional needs for the task by hand."
+    )
+    mode: Literal["static", "dynamic"] = Field(
+        default="static", description="dynamic: the ground truth changes over time and must be re-collected."
+    )
+    collected: dt.date | None = Field(default=None, description="When the ground truth was collected.")
+    tags: tuple[Tag, ...] = Field(default=(), description="Free labels; each also becomes a pytest marker.")
+    source: str | None = Field(default=None, description="Where the task comes from.")
+
+
+class TaskBase(BaseModel):
+    """Fields every task has, whatever its benchmark kind."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: TaskId = Field(description="Unique within its file; the pytest item is `file.yaml::<id>`.")
+    suite: str = Field(default="", description="Set from the file; do not write it per task.")
+    kind: str = Field(description="The benchmark kind that solves and scores the task.")
+    version: int = Field(ge=1, description="Bump when the task changes; cached answers are keyed by it.")
+    metadata: TaskMetadata = Field(default_factory=TaskMetadata)
+    pass_threshold: float | None = Field(
+        default=None, ge=0, le=100, description="Score (0..100) needed to pass; overrides the suite's."
+    )
+
+
+class SuiteFile(BaseModel):
+    """The top level of a task file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    suite: str | None = Field(default=None, description="Suite name; defaults to the folder name.")
+    pass_threshold: float | None = Field(default=None, ge=0, le=100)
+    defaults: dict[str, Any] = Field(
+        default_factory=dict, description="Fields merged into every task (metadata merged key by key)."
+    )
+    tasks: list[Any] = Field(min_length=1, description="The tasks of this file.")
+
+
+@dataclass(frozen=True)
+class TaskProblem:
+    """One thing wrong in a task file, located precisely enough to fix without searching."""
+
+    path: str
+    line: int
+    message: str
+    task_index: int | None = None
+    task_id: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+@dataclass
+class LoadedFile:
+    """A task file after validation: the good tasks and the problems, never an exception."""
+
+    path: Path
+    suite: str
+    pass_threshold: float | None
+    tasks: list[tuple[Any, int]] = field(default_factory=list)  # (task, line)
+    problems: list[TaskProblem] = field(default_factory=list)
+
+
+def load_task_file(path: Path, display_path: str | None = None) -> LoadedFile:
+    """Read and validate one task file; bad tasks become problems, good ones still load."""
+    from harness.benchmarks import task_model_for
+
+    shown = display_path or str(path)
+    loaded = LoadedFile(path=path, suite=path.parent.name, pass_threshold=None)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        loaded.problems.append(TaskProblem(shown, 1, f"cannot read file: {exc}"))
+        return loaded
+    try:
+        node, data = _parse_yaml(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        loaded.problems.append(TaskProblem(shown, line, f"YAML syntax error: {exc.problem or exc}"))
+        return loaded
+    except yaml.YAMLError as exc:
+        loaded.problems.append(TaskProblem(shown, 1, f"YAML error: {exc}"))
+        return loaded
+    if not isinstance(data, dict):
+        got = type(data).__name__ if data is not None else "an empty file"
+        loaded.problems.append(
+            TaskProblem(shown, 1, f"expected a mapping with a 'tasks' list at the top level, got {got}")
+        )
+        return loaded
+    try:
+        header = SuiteFile.model_validate(data)
+    except ValidationError as exc:
+        for err in exc.errors():
+            loaded.problems.append(TaskProblem(shown, _line_of(node, err["loc"]), _describe(err)))
+        return loaded
+    loaded.suite = header.suite or loaded.suite
+    loaded.pass_threshold = header.pass_threshold
+    first_line_of_id: dict[str, int] = {}
+    for index, raw in enumerate(header.tasks):
+        task_line = _line_of(node, ("tasks", index))
+        raw_id = raw.get("id") if isinstance(raw, dict) else None
+        label = f"task {raw_id!r}" if isinstance(raw_id, str) else f"tasks[{index}]"
+        if not isinstance(raw, dict):
+            loaded.problems.append(
+                TaskProblem(shown, task_line, f"{label}: expected a mapping, got {type(raw).__name__}", index)
+            )
+            continue
+        merged = _merge_defaults(header.defaults, raw)
+        model = task_model_for(merged.get("kind"))
+        if isinstance(model, str):  # an explanation of why the kind is unusable
+            line = _line_of(node, ("tasks", index, "kind"))
+            loaded.problems.append(TaskProblem(shown, line, f"{label} field 'kind': {model}", index, raw_id))
+            continue
+        try:
+            task = model.model_validate({**merged, "suite": loaded.suite})
+        except ValidationError as exc:
+            for err in exc.errors():
+                loc = ("tasks", index, *err["loc"])
+                line = _line_of(node, loc)
+                field_name = ".".join(str(p) for p in err["loc"]) or "(task)"
+                loaded.problems.append(
+                    TaskProblem(shown, line, f"{label} field '{field_name}': {_describe(err)}", index, raw_id)
+                )
+            continue
+        if task.id in first_line_of_id:
+            loaded.problems.append(
+                TaskProblem(
+                    shown,
+                    _line_of(node, ("tasks", index, "id")),
+                    f"duplicate task id {task.id!r} (first defined at line {first_line_of_id[task.id]})",
+                    index,
+                    task.id,
+                )
+            )
+            continue
+        first_line_of_id[task.id] = task_line
+        loaded.tasks.append((task, task_line))
+    return loaded
+
+
+def _parse_yaml(text: str) -> tuple[yaml.Node | None, Any]:
+    """Parse once, keeping the node tree so errors can point at lines."""
+    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = loader_cls(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    return node, data
+
+
+def _line_of(node: yaml.Node | None, loc: tuple[Any, ...]) -> int:
+    """The 1-based line of the deepest node along `loc` (a missing field points at its parent)."""
+    if node is None:
+        return 1
+    current = node
+    for part in loc:
+        nxt = None
+        if isinstance(current, yaml.MappingNode):
+            for key_node, value_node in current.value:
+                if getattr(key_node, "value", None) == str(part):
+                    nxt = value_node
+                    break
+        elif isinstance(current, yaml.SequenceNode) and isinstance(part, int):
+            if 0 <= part < len(current.value):
+                nxt = current.value[part]
+        if nxt is None:
+            break
+        current = nxt
+    return current.start_mark.line + 1
+
+
+def _merge_defaults(defaults: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
+    merged = {**defaults, **raw}
+    if isinstance(defaults.get("metadata"), dict) and isinstance(raw.get("metadata"), dict):
+        merged["metadata"] = {**defaults["metadata"], **raw["metadata"]}
+    return merged
+
+
+def _describe(err: dict[str, Any]) -> str:
+    """pydantic's message plus what was actually given, on one line."""
+    message = err["msg"]
+    if err["type"] == "missing":
+        return "required field is missing"
+    if err["type"] == "extra_forbidden":
+        return "unknown field (check its spelling against docs/task-format.md)"
+    given = err.get("input")
+    if given is not None and not isinstance(given, dict | list):
+        shown = repr(given)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        message += f", got {shown} ({type(given).__name__})"
+    return message
+
+
+def task_json_schema() -> dict[str, Any]:
+    """The JSON Schema of a task file, for editors and for validation outside Python."""
+    from typing import Union
+
+    from pydantic import TypeAdapter
+
+    from harness.benchmarks import all_task_models
+
+    models = all_task_models()
+    task_type: Any = (
+        models[0] if len(models) == 1 else Annotated[Union[tuple(models)], Field(discriminator="kind")]  # noqa: UP007
+    )
+    task_schema = TypeAdapter(task_type).json_schema()
+    defs = task_schema.pop("$defs", {})
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "harness task file",
+        "description": "A YAML file under evals/ holding one suite of tasks.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["tasks"],
+        "properties": {
+            "suite": {"type": "string", "description": "Suite name; defaults to the folder name."},
+            "pass_threshold": {"type": "number", "minimum": 0, "maximum": 100},
+            "defaults": {"type": "object", "description": "Fields merged into every task."},
+            "tasks": {"type": "array", "minItems": 1, "items": task_schema},
+        },
+        "$defs": defs,
+    }

@@ -1,0 +1,325 @@
+"""A small OpenAI-compatible HTTP server on 127.0.0.1 for tests and benchmarks.
+
+It speaks the real protocol (POST /v1/chat/completions, POST /v1/embeddings) and can answer, delay, fail
+with 429 (with Retry-After) or 500, hang past a client's timeout, or send a malformed body: per request
+(header `x-stub-fault`) or at random with a seeded fault rate. `GET /_stats` tells what it served and
+`POST /_control` changes its behaviour while it runs.
+
+    python -m harness.testing.stub_server --port 0 --latency 0.2      # prints "PORT <n>" when ready
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import random
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+FAULTS = ("429", "500", "timeout", "malformed")
+
+
+@dataclass
+class StubConfig:
+    latency_s: float = 0.0
+    fault_rate: float = 0.0
+    faults: tuple[str, ...] = FAULTS
+    seed: int = 0
+    retry_after_s: float = 0.0
+    hang_s: float = 30.0
+    default_answer: str = "I do not know."
+    answers: dict[str, str] = field(default_factory=dict)  # substring of the last user message -> reply
+    tool_calls: dict[str, dict[str, Any]] = field(default_factory=dict)  # substring -> {name, arguments}
+    required_key: str | None = None  # if set, requests must carry "Authorization: Bearer <key>"
+
+    def update(self, changes: dict[str, Any]) -> None:
+        for name, value in changes.items():
+            if not hasattr(self, name):
+                raise KeyError(name)
+            setattr(self, name, tuple(value) if name == "faults" else value)
+
+
+@dataclass
+class StubStats:
+    requests: int = 0
+    by_status: Counter[str] = field(default_factory=Counter)
+    by_fault: Counter[str] = field(default_factory=Counter)
+    ok_bodies: list[str] = field(default_factory=list)  # sha256 of each request body answered 200
+    seen_auth: set[str] = field(default_factory=set)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "requests": self.requests,
+            "by_status": dict(self.by_status),
+            "by_fault": dict(self.by_fault),
+            "ok_bodies": list(self.ok_bodies),
+        }
+
+
+def _last_user_text(messages: list[dict[str, Any]]) -> str:
+    for message in reversed(messages):
+        if message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, list):
+                return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
+            return str(content or "")
+    return ""
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.casefold()).strip(" .")
+
+
+def _grade(prompt: str, options: list[str]) -> str:
+    """Grade like a careful judge would for our templates: is the reference inside the candidate?"""
+    reference = re.search(r"Reference answer:\s*(.+)", prompt)
+    candidate = re.search(r"Candidate answer:\s*(.+?)(?:\n\n|\Z)", prompt, re.DOTALL)
+    if reference and candidate and "correct" in options and "incorrect" in options:
+        return "correct" if _norm(reference.group(1)) in _norm(candidate.group(1)) else "incorrect"
+    return options[0]
+
+
+def fill_schema(schema: dict[str, Any], prompt: str, defs: dict[str, Any] | None = None) -> Any:
+    """A value that satisfies a (simple) JSON schema."""
+    defs = defs if defs is not None else schema.get("$defs", {})
+    if "$ref" in schema:
+        return fill_schema(defs[schema["$ref"].rsplit("/", 1)[-1]], prompt, defs)
+    if "enum" in schema:
+        return _grade(prompt, list(schema["enum"]))
+    if "const" in schema:
+        return schema["const"]
+    if "anyOf" in schema:
+        return fill_schema(schema["anyOf"][0], prompt, defs)
+    kind = schema.get("type", "object")
+    if kind == "object":
+        props = schema.get("properties", {})
+        return {name: fill_schema(sub, prompt, defs) for name, sub in props.items()}
+    if kind == "array":
+        return [fill_schema(schema.get("items", {}), prompt, defs)] * int(schema.get("minItems", 0))
+    if kind == "integer":
+        return int(schema.get("minimum", 1))
+    if kind == "number":
+        return float(schema.get("minimum", 1.0))
+    if kind == "boolean":
+        return True
+    return "stub reasoning: compared the candidate with the reference."
+
+
+class StubServer:
+    def __init__(self, config: StubConfig) -> None:
+        self.config = config
+        self.stats = StubStats()
+        self._rng = random.Random(config.seed)
+
+    def _pick_fault(self, request_fault: str | None) -> str | None:
+        if request_fault:
+            return request_fault
+        if self.config.fault_rate > 0 and self._rng.random() < self.config.fault_rate:
+            return self._rng.choice(self.config.faults)
+        return None
+
+    async def _maybe_fault(self, request: Any) -> Any:
+        from aiohttp import web
+
+        fault = self._pick_fault(request.headers.get("x-stub-fault"))
+        if fault is None:
+            return None
+        self.stats.by_fault[fault] += 1
+        if fault == "429":
+            headers = {"Retry-After": f"{self.config.retry_after_s:g}"}
+            return web.json_response({"error": {"message": "rate limited (stub)"}}, status=429, headers=headers)
+        if fault == "500":
+            return web.json_response({"error": {"message": "internal error (stub)"}}, status=500)
+        if fault == "timeout":
+            await asyncio.sleep(self.config.hang_s)
+            return web.json_response({"error": {"message": "too late (stub)"}}, status=504)
+        if fault == "malformed":
+            return web.Response(status=200, text='{"id": "broken", "choices": [', content_type="application/json")
+        if fault.isdigit():
+            return web.json_response({"error": {"message": f"status {fault} (stub)"}}, status=int(fault))
+        return None
+
+    def _check_auth(self, request: Any) -> Any:
+        from aiohttp import web
+
+        auth = request.headers.get("Authorization", "")
+        self.stats.seen_auth.add(auth)
+        if self.config.required_key and auth != f"Bearer {self.config.required_key}":
+            return web.json_response({"error": {"message": "invalid api key (stub)"}}, status=401)
+        return None
+
+    async def chat(self, request: Any) -> Any:
+        from aiohttp import web
+
+        self.stats.requests += 1
+        raw = await request.read()
+        denied = self._check_auth(request)
+        if denied is not None:
+            self.stats.by_status["401"] += 1
+            return denied
+        delay = float(request.headers.get("x-stub-delay", self.config.latency_s))
+        if delay:
+            await asyncio.sleep(delay)
+        faulty = await self._maybe_fault(request)
+        if faulty is not None:
+            self.stats.by_status[str(faulty.status)] += 1
+            return faulty
+        try:
+            body = json.loads(raw)
+            messages = body["messages"]
+        except (ValueError, KeyError, TypeError):
+            self.stats.by_status["400"] += 1
+            return web.json_response({"error": {"message": "bad request body (stub)"}}, status=400)
+        prompt = _last_user_text(messages)
+        message: dict[str, Any] = {"role": "assistant", "content": None}
+        finish = "stop"
+        has_tool_result = any(m.get("role") == "tool" for m in messages)
+        tool_rule = next((v for k, v in self.config.tool_calls.items() if k in prompt), None)
+        response_format = body.get("response_format") or {}
+        if body.get("tools") and tool_rule and not has_tool_result:
+            message["tool_calls"] = [
+                {
+                    "id": "call_" + hashlib.sha1(raw).hexdigest()[:8],
+                    "type": "function",
+                    "function": {"name": tool_rule["name"], "arguments": json.dumps(tool_rule["arguments"])},
+                }
+            ]
+            finish = "tool_calls"
+        elif response_format.get("type") == "json_schema":
+            schema = response_format["json_schema"]["schema"]
+            message["content"] = json.dumps(fill_schema(schema, prompt))
+        elif response_format.get("type") == "json_object":
+            message["content"] = json.dumps({"answer": self._answer(prompt, messages)})
+        else:
+            message["content"] = self._answer(prompt, messages)
+        completion = len(json.dumps(message)) // 4 + 1
+        prompt_tokens = sum(len(str(m.get("content") or "")) for m in messages) // 4 + 1
+        self.stats.by_status["200"] += 1
+        self.stats.ok_bodies.append(hashlib.sha256(raw).hexdigest())
+        return web.json_response(
+            {
+                "id": "chatcmpl-stub",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model", "stub"),
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion,
+                    "total_tokens": prompt_tokens + completion,
+                },
+            }
+        )
+
+    def _answer(self, prompt: str, messages: list[dict[str, Any]]) -> str:
+        tool_outputs = [m.get("content") for m in messages if m.get("role") == "tool"]
+        if tool_outputs:
+            try:
+                return str(json.loads(tool_outputs[-1]).get("result"))
+            except (ValueError, AttributeError):
+                return str(tool_outputs[-1])
+        for needle, answer in self.config.answers.items():
+            if needle in prompt:
+                return answer
+        return self.config.default_answer
+
+    async def embeddings(self, request: Any) -> Any:
+        from aiohttp import web
+
+        self.stats.requests += 1
+        delay = float(request.headers.get("x-stub-delay", self.config.latency_s))
+        if delay:
+            await asyncio.sleep(delay)
+        faulty = await self._maybe_fault(request)
+        if faulty is not None:
+            self.stats.by_status[str(faulty.status)] += 1
+            return faulty
+        body = await request.json()
+        texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        data = []
+        for index, text in enumerate(texts):
+            digest = hashlib.sha256(str(text).encode()).digest()
+            data.append({"object": "embedding", "index": index, "embedding": [b / 255 for b in digest[:8]]})
+        self.stats.by_status["200"] += 1
+        tokens = sum(len(str(t)) // 4 + 1 for t in texts)
+        return web.json_response(
+            {"object": "list", "data": data, "model": body.get("model"),
+             "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
+        )
+
+    async def get_stats(self, request: Any) -> Any:
+        from aiohttp import web
+
+        return web.json_response(self.stats.to_json())
+
+    async def control(self, request: Any) -> Any:
+        from aiohttp import web
+
+        changes = await request.json()
+        if changes.pop("reset_stats", False):
+            self.stats = StubStats()
+        if "seed" in changes:
+            self._rng = random.Random(changes["seed"])
+        try:
+            self.config.update(changes)
+        except KeyError as exc:
+            return web.json_response({"error": f"unknown setting {exc}"}, status=400)
+        return web.json_response({"ok": True})
+
+    def app(self) -> Any:
+        from aiohttp import web
+
+        app = web.Application(client_max_size=64 * 2**20)
+        app.router.add_post("/v1/chat/completions", self.chat)
+        app.router.add_post("/chat/completions", self.chat)
+        app.router.add_post("/v1/embeddings", self.embeddings)
+        app.router.add_get("/_stats", self.get_stats)
+        app.router.add_post("/_control", self.control)
+        return app
+
+
+async def serve(config: StubConfig, port: int = 0, ready: Any = None) -> None:
+    from aiohttp import web
+
+    server = StubServer(config)
+    runner = web.AppRunner(server.app(), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", port, backlog=1024)
+    await site.start()
+    bound = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    if ready is not None:
+        ready(bound)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--fault-rate", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--config", default=None, help="JSON with any StubConfig fields")
+    args = parser.parse_args(argv)
+    config = StubConfig(latency_s=args.latency, fault_rate=args.fault_rate, seed=args.seed)
+    if args.config:
+        config.update(json.loads(args.config))
+
+    def ready(port: int) -> None:
+        print(f"PORT {port}", flush=True)
+
+    try:
+        asyncio.run(serve(config, args.port, ready))
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
