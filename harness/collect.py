@@ -37,18 +37,14 @@ class TaskFile(pytest.File):
         loaded = load_task_file(self.path, shown)
         by_task: dict[Any, list[TaskProblem]] = defaultdict(list)
         for problem in loaded.problems:
-            by_task[problem.task_index if problem.task_index is not None else f"file@{problem.line}"].append(
-                problem
-            )
+            by_task[problem.task_index if problem.task_index is not None else f"file@{problem.line}"].append(problem)
         used_names: set[str] = {task.id for task, _ in loaded.tasks}
         for key, problems in by_task.items():
             name = _invalid_item_name(key, problems, used_names)
             used_names.add(name)
             yield InvalidTaskItem.from_parent(self, name=name, problems=problems, suite=loaded.suite)
         for task, line in loaded.tasks:
-            yield TaskItem.from_parent(
-                self, name=task.id, task=task, line=line, suite_threshold=loaded.pass_threshold
-            )
+            yield TaskItem.from_parent(self, name=task.id, task=task, line=line, suite_threshold=loaded.pass_threshold)
 
 
 def _display_path(path: Path, config: pytest.Config) -> str:
@@ -60,8 +56,10 @@ def _display_path(path: Path, config: pytest.Config) -> str:
 
 def _invalid_item_name(key: Any, problems: list[TaskProblem], used: set[str]) -> str:
     task_id = problems[0].task_id
-    base = task_id if isinstance(task_id, str) and task_id and "::" not in task_id else (
-        f"tasks[{key}]" if isinstance(key, int) else f"invalid-file-line{problems[0].line}"
+    base = (
+        task_id
+        if isinstance(task_id, str) and task_id and "::" not in task_id
+        else (f"tasks[{key}]" if isinstance(key, int) else f"invalid-file-line{problems[0].line}")
     )
     name, n = base, 2
     while name in used:

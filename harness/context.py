@@ -44,15 +44,15 @@ class ItemContext:
 
     async def solve(self, prompt: str, *, system: str | None = None, tools: list[Tool] | None = None) -> Answer:
         """Ask the system under test."""
-        info = {"id": self.task.id, "suite": self.task.suite, "version": self.task.version,
-                "metadata": self.task.metadata.model_dump(mode="json")}
-        return await self.services.solver.solve(
-            prompt, system=system, tools=tools or [], scope=self.scope, task=info
-        )
+        info = {
+            "id": self.task.id,
+            "suite": self.task.suite,
+            "version": self.task.version,
+            "metadata": self.task.metadata.model_dump(mode="json"),
+        }
+        return await self.services.solver.solve(prompt, system=system, tools=tools or [], scope=self.scope, task=info)
 
-    async def judge(
-        self, template: str, variables: dict[str, Any], schema_model: type[BaseModel]
-    ) -> list[Verdict]:
+    async def judge(self, template: str, variables: dict[str, Any], schema_model: type[BaseModel]) -> list[Verdict]:
         """Ask every judge of the panel to fill `schema_model` from the rendered template."""
         prompt = self.services.prompts.render(template, variables)
         return await judge_panel(

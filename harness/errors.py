@@ -33,9 +33,7 @@ class ProviderError(HarnessError):
 class RetryableProviderError(ProviderError):
     """A failure worth another attempt (429, 5xx, timeout, broken body)."""
 
-    def __init__(
-        self, message: str, *, status: int | None = None, retry_after: float | None = None
-    ) -> None:
+    def __init__(self, message: str, *, status: int | None = None, retry_after: float | None = None) -> None:
         super().__init__(message, status=status)
         self.retry_after = retry_after
 

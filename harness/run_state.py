@@ -15,8 +15,8 @@ from harness.settings import Settings
 
 def new_run_id() -> str:
     """Sortable and unique: the UTC start time plus a few random characters."""
-    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    return f"{stamp}-{secrets.token_hex(3)}"
+    now = dt.datetime.now(dt.UTC)
+    return f"{now:%Y%m%dT%H%M%S}{now.microsecond // 1000:03d}Z-{secrets.token_hex(3)}"
 
 
 @dataclass

@@ -20,16 +20,12 @@ from harness.result import build_result
 from harness.scores import Scores
 
 
-async def evaluate_task(
-    task: Any, services: Services, repeats: int, pass_threshold: float
-) -> dict[str, Any]:
+async def evaluate_task(task: Any, services: Services, repeats: int, pass_threshold: float) -> dict[str, Any]:
     """Run every repeat of a task and fold them into one plain-JSON result (never raises)."""
     benchmark = get_benchmark(task.kind)
     started = time.perf_counter()
     contexts = [ItemContext(task=task, repeat=r, services=services) for r in range(repeats)]
-    outcomes = await asyncio.gather(
-        *(benchmark.run(task, ctx) for ctx in contexts), return_exceptions=True
-    )
+    outcomes = await asyncio.gather(*(benchmark.run(task, ctx) for ctx in contexts), return_exceptions=True)
     runs: list[Scores | BaseException] = []
     for outcome in outcomes:
         if isinstance(outcome, BaseException) and not isinstance(outcome, Exception):

@@ -28,13 +28,24 @@ KEY_VARIABLES = (
 def add_options(parser: Any) -> None:
     group = parser.getgroup("harness", "LLM evaluation harness")
     add = group.addoption
-    add("--model", default=None, help="System under test: a litellm model string, e.g. openai/gpt-4.1. "
-        f"Default: the embedded {LOCAL_CHAT_MODEL} when no API key is set.")
+    add(
+        "--model",
+        default=None,
+        help="System under test: a litellm model string, e.g. openai/gpt-4.1. "
+        f"Default: the embedded {LOCAL_CHAT_MODEL} when no API key is set.",
+    )
     add("--api-base", default=None, help="Base URL of an OpenAI-compatible endpoint for --model.")
-    add("--agent", default=None, metavar="MODULE:CALLABLE",
-        help="System under test is your own Python agent (sync or async), called as agent(prompt, tools=...).")
-    add("--judge-model", default=None,
-        help="Judge model, or several comma-separated for a panel. Default: the same default as --model.")
+    add(
+        "--agent",
+        default=None,
+        metavar="MODULE:CALLABLE",
+        help="System under test is your own Python agent (sync or async), called as agent(prompt, tools=...).",
+    )
+    add(
+        "--judge-model",
+        default=None,
+        help="Judge model, or several comma-separated for a panel. Default: the same default as --model.",
+    )
     add("--judge-api-base", default=None, help="Base URL for the judge models (default: --api-base).")
     add("--embedding-model", default=None, help=f"Embedding model. Default: {LOCAL_EMBEDDING_MODEL}.")
     add("--repeats", type=int, default=1, help="Run each task N times; the score is the mean.")
@@ -42,21 +53,38 @@ def add_options(parser: Any) -> None:
     add("--timeout", type=float, default=120.0, help="Seconds before one call attempt times out.")
     add("--retries", type=int, default=3, help="Retries after a 429, 5xx, timeout or malformed reply.")
     add("--retry-backoff", type=float, default=1.0, help="First backoff in seconds (doubles each retry).")
-    add("--route", choices=("auto", "openai", "litellm"), default="auto",
-        help="Force the OpenAI-compatible client or litellm for remote models (default: auto).")
+    add(
+        "--route",
+        choices=("auto", "openai", "litellm"),
+        default="auto",
+        help="Force the OpenAI-compatible client or litellm for remote models (default: auto).",
+    )
     add("--cache-dir", default=None, help="Call cache directory (default: .harness-cache in the rootdir).")
-    add("--cache-mode", choices=[m.value for m in CacheMode], default="use",
-        help="use | refresh (never read) | replay (a miss fails the item) | off.")
+    add(
+        "--cache-mode",
+        choices=[m.value for m in CacheMode],
+        default="use",
+        help="use | refresh (never read) | replay (a miss fails the item) | off.",
+    )
     add("--report-dir", default=None, help="Where runs write reports (default: reports/ in the rootdir).")
     add("--pass-threshold", type=float, default=None, help="Score 0..100 needed to pass (overrides suites).")
-    add("--max-cost", type=float, default=None, metavar="USD",
-        help="Start no new call once the run has spent this much; later calls become errors.")
+    add(
+        "--max-cost",
+        type=float,
+        default=None,
+        metavar="USD",
+        help="Start no new call once the run has spent this much; later calls become errors.",
+    )
     add("--price-file", default=None, help="JSON prices for models litellm does not know.")
     add("--temperature", type=float, default=None, help="Temperature for the system under test.")
     add("--max-tokens", type=int, default=None, help="Max output tokens for the system under test.")
     add("--seed", type=int, default=None, help="Seed passed to the system under test where supported.")
-    add("--progress-interval", type=float, default=None,
-        help="Seconds between live progress lines (default 2 on a terminal, 10 otherwise; 0 = off).")
+    add(
+        "--progress-interval",
+        type=float,
+        default=None,
+        help="Seconds between live progress lines (default 2 on a terminal, 10 otherwise; 0 = off).",
+    )
 
 
 @dataclass

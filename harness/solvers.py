@@ -42,7 +42,13 @@ class Solver(Protocol):
     name: str
 
     async def solve(
-        self, prompt: str, *, system: str | None, tools: list[Tool], scope: CallScope, task: dict[str, Any] | None = None
+        self,
+        prompt: str,
+        *,
+        system: str | None,
+        tools: list[Tool],
+        scope: CallScope,
+        task: dict[str, Any] | None = None,
     ) -> Answer: ...
 
 
@@ -80,7 +86,13 @@ class ModelSolver:
         self.max_steps = max_steps
 
     async def solve(
-        self, prompt: str, *, system: str | None, tools: list[Tool], scope: CallScope, task: dict[str, Any] | None = None
+        self,
+        prompt: str,
+        *,
+        system: str | None,
+        tools: list[Tool],
+        scope: CallScope,
+        task: dict[str, Any] | None = None,
     ) -> Answer:
         messages: list[dict[str, Any]] = []
         if system:
@@ -108,7 +120,11 @@ class ModelSolver:
                     "role": "assistant",
                     "content": reply.get("content"),
                     "tool_calls": [
-                        {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
+                        {
+                            "id": c["id"],
+                            "type": "function",
+                            "function": {"name": c["name"], "arguments": c["arguments"]},
+                        }
                         for c in calls
                     ],
                 }
@@ -134,16 +150,23 @@ class AgentSolver:
             self._params = set(inspect.signature(self.function).parameters)
         except (TypeError, ValueError):
             self._params = set()
-        self._accepts_kwargs = any(
-            p.kind is inspect.Parameter.VAR_KEYWORD
-            for p in inspect.signature(self.function).parameters.values()
-        ) if self._params else False
+        self._accepts_kwargs = (
+            any(p.kind is inspect.Parameter.VAR_KEYWORD for p in inspect.signature(self.function).parameters.values())
+            if self._params
+            else False
+        )
 
     def _wants(self, name: str) -> bool:
         return self._accepts_kwargs or name in self._params
 
     async def solve(
-        self, prompt: str, *, system: str | None, tools: list[Tool], scope: CallScope, task: dict[str, Any] | None = None
+        self,
+        prompt: str,
+        *,
+        system: str | None,
+        tools: list[Tool],
+        scope: CallScope,
+        task: dict[str, Any] | None = None,
     ) -> Answer:
         kwargs: dict[str, Any] = {"tools": tools} if self._wants("tools") else {}
         if system is not None and self._wants("system"):

@@ -122,7 +122,10 @@ def load_task_file(path: Path, display_path: str | None = None) -> LoadedFile:
         header = SuiteFile.model_validate(data)
     except ValidationError as exc:
         for err in exc.errors():
-            loaded.problems.append(TaskProblem(shown, _line_of(node, err["loc"]), _describe(err)))
+            field_name = ".".join(str(p) for p in err["loc"])
+            loaded.problems.append(
+                TaskProblem(shown, _line_of(node, err["loc"]), f"field '{field_name}': {_describe(err)}")
+            )
         return loaded
     loaded.suite = header.suite or loaded.suite
     loaded.pass_threshold = header.pass_threshold
@@ -193,9 +196,8 @@ def _line_of(node: yaml.Node | None, loc: tuple[Any, ...]) -> int:
                 if getattr(key_node, "value", None) == str(part):
                     nxt = value_node
                     break
-        elif isinstance(current, yaml.SequenceNode) and isinstance(part, int):
-            if 0 <= part < len(current.value):
-                nxt = current.value[part]
+        elif isinstance(current, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(current.value):
+            nxt = current.value[part]
         if nxt is None:
             break
         current = nxt
@@ -234,11 +236,17 @@ def task_json_schema() -> dict[str, Any]:
     from harness.benchmarks import all_task_models
 
     models = all_task_models()
-    task_type: Any = (
-        models[0] if len(models) == 1 else Annotated[Union[tuple(models)], Field(discriminator="kind")]  # noqa: UP007
-    )
+    task_type: Any = models[0] if len(models) == 1 else Union[tuple(models)]  # noqa: UP007
     task_schema = TypeAdapter(task_type).json_schema()
     defs = task_schema.pop("$defs", {})
+    # Entries may take any field from the file's `defaults`, so an entry alone needs only its id;
+    # the harness checks the other required fields after merging the defaults.
+    for schema in [task_schema, *task_schema.get("anyOf", [])]:
+        if "properties" in schema and "id" in schema["properties"]:
+            schema["required"] = ["id"]
+    for schema in defs.values():
+        if schema.get("title", "").endswith("Task"):
+            schema["required"] = ["id"]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "harness task file",

@@ -90,8 +90,13 @@ async def run_qa(task: object, ctx: ItemContext) -> Scores:
         return Scores(score=score, answer=answer.text, metrics={scoring.method: score}, details=details)
     verdicts = await ctx.judge(
         scoring.template,
-        {"question": inputs.prompt, "reference": truth.answer, "aliases": list(truth.aliases),
-         "notes": truth.notes, "answer": answer.text},
+        {
+            "question": inputs.prompt,
+            "reference": truth.answer,
+            "aliases": list(truth.aliases),
+            "notes": truth.notes,
+            "answer": answer.text,
+        },
         CorrectnessVerdict,
     )
     grades = [v.value["grade"] for v in verdicts]

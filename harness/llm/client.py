@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from harness.cache import CacheMode, CallCache, cache_key, key_parts
+from harness.cache import CacheMode, CallCache, cache_key, key_parts, part_hashes
 from harness.errors import BudgetExceededError, CacheMissError, ProviderError, RetryableProviderError
 from harness.llm.pricing import Price, price_for
 from harness.llm.records import CallRecord
@@ -86,8 +86,7 @@ class Budget:
     def check(self) -> None:
         if self.limit_usd is not None and self.spent_usd >= self.limit_usd:
             raise BudgetExceededError(
-                f"not started: the run has spent ${self.spent_usd:.4f}, which reached --max-cost "
-                f"${self.limit_usd:.4f}"
+                f"not started: the run has spent ${self.spent_usd:.4f}, which reached --max-cost ${self.limit_usd:.4f}"
             )
 
     def add(self, cost_usd: float | None) -> None:
@@ -177,6 +176,7 @@ class LLMClient:
             repeat=repeat,
         )
         key = cache_key(parts)
+        hashes = part_hashes(parts)
         cached = self.cache.get(namespace, key)
         if cached is not None:
             reply = cached["reply"]
@@ -190,6 +190,7 @@ class LLMClient:
                 latency_s=0.0,
                 cache_hit=True,
                 attempts=0,
+                parts=hashes,
             )
             self.stats.started += 1
             self.stats.add(record)
@@ -202,6 +203,12 @@ class LLMClient:
                     raise InvalidReplyError(str(exc), reply, record) from exc
             return reply, record, parsed
         if self.cache.mode is CacheMode.REPLAY:
+            missed = CallRecord(
+                namespace=namespace, model=request.model, key=key, error="cache miss (replay)", parts=hashes
+            )
+            self.stats.started += 1
+            self.stats.add(missed)
+            sink.append(missed)
             raise CacheMissError(
                 f"{namespace} call to {request.model} is not in the cache (key {key[:16]}) and "
                 "--cache-mode replay allows no new calls; run `harness cache explain NODEID` to see why"
@@ -218,6 +225,7 @@ class LLMClient:
             self._inflight[key] = future
             try:
                 reply, record = await self._call_with_retries(request, namespace, key, sink)
+                record.parts = hashes
                 future.set_result((reply, record))
                 sink.append(record)
             except BaseException as exc:
@@ -246,9 +254,9 @@ class LLMClient:
         self.stats.started += 1
         while True:
             attempts += 1
-            self.budget.check()
             try:
                 async with limiter:
+                    self.budget.check()  # checked once a slot is free, so queued calls see the latest spend
                     self.stats.in_flight += 1
                     try:
                         reply = await transport.chat(request, self.settings.timeout_s)
@@ -334,9 +342,9 @@ class LLMClient:
         attempts = 0
         while True:
             attempts += 1
-            self.budget.check()
             try:
                 async with self._limiter(request.model, request.api_base):
+                    self.budget.check()
                     new_vectors, tokens = await transport.embed(sub, self.settings.timeout_s)
                 break
             except RetryableProviderError as exc:

@@ -20,6 +20,7 @@ class CallRecord:
     cache_hit: bool = False
     attempts: int = 0
     error: str | None = None
+    parts: dict[str, str] | None = None  # short hash of each key part, for `harness cache explain`
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

