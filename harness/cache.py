@@ -74,25 +74,31 @@ def key_parts(
     }
 
 
-def cache_key(parts: dict[str, Any]) -> str:
-    """The content address of a call."""
-    return hashlib.sha256(canonical_json(parts).encode("utf-8")).hexdigest()
-
-
 def part_hashes(parts: dict[str, Any]) -> dict[str, str]:
-    """A short hash of each part, so two runs' keys can be compared part by part."""
+    """A hash of each key part (payload fields one by one), so two runs' keys can be compared part by part."""
     hashes = {}
     for name, value in parts.items():
         if name == "payload" and isinstance(value, dict):
             for sub, sub_value in value.items():
-                hashes[f"payload.{sub}"] = _short(sub_value)
+                hashes[f"payload.{sub}"] = _digest(sub_value)
         else:
-            hashes[name] = _short(value)
+            hashes[name] = _digest(value)
     return hashes
 
 
-def _short(value: Any) -> str:
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()[:12]
+def cache_key(parts: dict[str, Any], hashes: dict[str, str] | None = None) -> str:
+    """The content address of a call: a hash over the hashes of its parts (each part is serialized once)."""
+    hashes = hashes if hashes is not None else part_hashes(parts)
+    joined = "\n".join(f"{name}={digest}" for name, digest in sorted(hashes.items()))
+    return hashlib.sha256(joined.encode("utf-8")).hexdigest()
+
+
+def short_hashes(hashes: dict[str, str]) -> dict[str, str]:
+    return {name: digest[:12] for name, digest in hashes.items()}
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
 
 
 class CallCache:

@@ -100,6 +100,7 @@ def extract_json(text: str) -> Any:
     return json.loads(stripped[start : end + 1])
 
 
+@lru_cache(maxsize=64)
 def response_format_for(schema_model: type[BaseModel]) -> dict[str, Any]:
     """An OpenAI `json_schema` response format for a verdict model."""
     return {

@@ -110,7 +110,7 @@ class Runner:
         return future.result()
 
     def _start_ticking(self) -> None:
-        if self._ticking or self._on_tick is None:
+        if self._ticking or self._on_tick is None or self._tick_interval_s <= 0:
             return
         self._ticking = True
 

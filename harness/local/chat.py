@@ -35,9 +35,23 @@ _INSTALL_HINT = "install the local extra: pip install -e '.[local]'"
 
 _ALLOWED_KEYS = frozenset(
     {
-        "messages", "model", "temperature", "top_p", "max_tokens", "max_completion_tokens", "seed",
-        "stop", "response_format", "tools", "tool_choice", "parallel_tool_calls", "n", "stream",
-        "user", "presence_penalty", "frequency_penalty",
+        "messages",
+        "model",
+        "temperature",
+        "top_p",
+        "max_tokens",
+        "max_completion_tokens",
+        "seed",
+        "stop",
+        "response_format",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "n",
+        "stream",
+        "user",
+        "presence_penalty",
+        "frequency_penalty",
     }
 )
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
@@ -173,9 +187,7 @@ def _load_engine() -> _Engine:
         raise LocalModelUnavailable(f"the local chat model needs 'llama-cpp-python' ({exc}); {_INSTALL_HINT}") from exc
     path = gguf_path()
     threads = os.cpu_count() or 1
-    llm = llama_cpp.Llama(
-        model_path=str(path), n_ctx=_N_CTX, n_threads=threads, n_threads_batch=threads, verbose=False
-    )
+    llm = llama_cpp.Llama(model_path=str(path), n_ctx=_N_CTX, n_threads=threads, n_threads_batch=threads, verbose=False)
     template = llm.metadata.get("tokenizer.chat_template")
     if not template:
         raise LocalModelUnavailable(f"{path.name} carries no chat template")
@@ -362,9 +374,7 @@ def _render_prompt(engine: _Engine, request: _Request) -> tuple[str, list[str]]:
 
 
 def _with_tool_instructions(messages: list[dict[str, str]], tools: list[dict[str, Any]]) -> list[dict[str, str]]:
-    listing = "\n".join(
-        json.dumps({k: t[k] for k in ("name", "description", "parameters") if k in t}) for t in tools
-    )
+    listing = "\n".join(json.dumps({k: t[k] for k in ("name", "description", "parameters") if k in t}) for t in tools)
     instructions = (
         "You can call these functions:\n"
         f"{listing}\n"

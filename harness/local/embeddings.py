@@ -64,9 +64,7 @@ def count_tokens_embedding(model: str, text: str) -> int:
 
 def _check_model_name(model: str) -> None:
     if model not in LOCAL_EMBEDDING_MODELS and model.lower() not in LOCAL_EMBEDDING_MODELS:
-        raise ValueError(
-            f"unknown local embedding model {model!r}; available: {sorted(LOCAL_EMBEDDING_MODELS)}"
-        )
+        raise ValueError(f"unknown local embedding model {model!r}; available: {sorted(LOCAL_EMBEDDING_MODELS)}")
 
 
 def _get_model() -> _MiniLM:
@@ -173,9 +171,7 @@ class _MiniLM:
         self.emb_ln_b = np.array(t["embeddings.LayerNorm.bias"], dtype=f32)
         head_dim = self.hidden // self.n_heads
         scale = f32(1.0 / math.sqrt(head_dim))
-        self.layers = [
-            self._build_layer(t, i, scale) for i in range(int(config["num_hidden_layers"]))
-        ]
+        self.layers = [self._build_layer(t, i, scale) for i in range(int(config["num_hidden_layers"]))]
 
     @staticmethod
     def _build_layer(t: dict[str, np.ndarray], i: int, scale: Any) -> _Layer:
