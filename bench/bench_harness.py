@@ -99,8 +99,10 @@ def main() -> None:
             "--progress-interval",
             "0",
         ]
-        print(f"harness benchmark: {args.items} items, {calls} calls, {args.latency * 1000:.0f} ms latency, "
-              f"median of {args.repeats}, whole pytest process (start-up included); {os.cpu_count()} CPUs")
+        print(
+            f"harness benchmark: {args.items} items, {calls} calls, {args.latency * 1000:.0f} ms latency, "
+            f"median of {args.repeats}, whole pytest process (start-up included); {os.cpu_count()} CPUs"
+        )
         for concurrency in (64, 16):
             walls, cpus, rss = [], [], []
             for _ in range(args.repeats):

@@ -41,7 +41,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if not xdist_support.is_worker(config):
         config.pluginmanager.register(ResultCollector(config), "harness-collector")
     if xdist_support.is_controller(config) and config.pluginmanager.hasplugin("xdist"):
-        config.pluginmanager.register(xdist_support.ControllerHooks(run_id), "harness-xdist-controller")
+        config.pluginmanager.register(
+            xdist_support.ControllerHooks(run_id, config.stash[RUN_STATE]), "harness-xdist-controller"
+        )
 
 
 def _check_system_under_test(settings: Any) -> None:
@@ -117,7 +119,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     settings = session.config.stash[SETTINGS]
     reporter = session.config.pluginmanager.getplugin("terminalreporter")
     if reporter is not None and not xdist_support.is_worker(session.config):
-        state.progress = Progress(state, reporter, settings.progress_interval_s)
+        capture = session.config.pluginmanager.getplugin("capturemanager")
+        state.progress = Progress(state, reporter, settings.progress_interval_s, capture)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

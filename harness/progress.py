@@ -9,9 +9,10 @@ from typing import Any
 class Progress:
     """Prints one status line every `interval_s` seconds while work is under way (controller only)."""
 
-    def __init__(self, state: Any, reporter: Any, interval_s: float | None) -> None:
+    def __init__(self, state: Any, reporter: Any, interval_s: float | None, capture: Any = None) -> None:
         self.state = state
         self.reporter = reporter
+        self.capture = capture  # pytest's capture manager: output during an item would be captured otherwise
         is_tty = bool(getattr(reporter, "isatty", False))
         self.interval_s = (2.0 if is_tty else 10.0) if interval_s is None else interval_s
         self._runner: Any = None
@@ -31,7 +32,17 @@ class Progress:
         if now - self._last < self.interval_s:
             return
         self._last = now
+        if self.capture is not None:
+            with self.capture.global_and_fixture_disabled():
+                self._write()
+        else:
+            self._write()
+
+    def _write(self) -> None:
         self.reporter.ensure_newline()
+        writer = getattr(self.reporter, "_tw", None)
+        if writer is not None and writer.width_of_current_line:  # xdist's dots do not use ensure_newline
+            self.reporter.write("\n")
         self.reporter.write_line(self.line(), cyan=True)
 
     def line(self) -> str:

@@ -27,11 +27,16 @@ def shared_run_id(config: pytest.Config) -> str | None:
 class ControllerHooks:
     """xdist-only hooks, registered only when xdist is active (unknown hooks would fail otherwise)."""
 
-    def __init__(self, run_id: str) -> None:
+    def __init__(self, run_id: str, state: Any) -> None:
         self.run_id = run_id
+        self.state = state
 
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput[RUN_ID_KEY] = self.run_id
+
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """Every worker collects everything; the controller learns the item count from the first."""
+        self.state.total_items = max(self.state.total_items, len(ids))
 
 
 def pending_item_indices(config: pytest.Config) -> list[int]:

@@ -365,3 +365,15 @@ def test_results_json_matches_the_published_schema(project: Project, sample_stub
     jsonschema.validate(out.run, schema)
     kinds = {r["outcome"] for r in out.run["results"]}
     assert kinds == {"passed", "failed", "error"}
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist-2"])
+def test_long_runs_show_live_progress(project: Project, sample_stub: StubProcess, workers: list[str]) -> None:
+    project.copy_sample()
+    sample_stub.control(latency_s=0.15)
+    out = project.pytest("evals", *stub_args(sample_stub), "--concurrency", "2", "--progress-interval", "0.3", *workers)
+    lines = [line for line in out.stdout.splitlines() if line.startswith("[harness]")]
+    assert len(lines) >= 2, out.stdout[-3000:]
+    assert "/24 items" in lines[-1] and "calls" in lines[-1] and "tokens" in lines[-1] and "$" in lines[-1]
+    if not workers:
+        assert any("ETA" in line for line in lines)
