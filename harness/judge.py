@@ -227,7 +227,7 @@ def model_family(model: str) -> str:
     """A coarse family name ("gpt", "claude", ...) from a model string, for self-preference checks."""
     name = model.lower().rsplit("/", 1)[-1]
     for family in _FAMILIES:
-        if name.startswith(family) or f"-{family}" in name or f"_{family}" in name:
+        if re.search(rf"(^|[-_.:]){family}", name):
             return family
     return name.split("-", 1)[0]
 

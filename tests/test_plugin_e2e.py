@@ -377,3 +377,40 @@ def test_long_runs_show_live_progress(project: Project, sample_stub: StubProcess
     assert "/24 items" in lines[-1] and "calls" in lines[-1] and "tokens" in lines[-1] and "$" in lines[-1]
     if not workers:
         assert any("ETA" in line for line in lines)
+
+
+def test_report_hook_receives_the_finished_run(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    project.write(
+        "conftest.py",
+        """
+        import json
+
+        def pytest_harness_report(config, run):
+            with open("hooked.json", "w") as handle:
+                json.dump({"items": run["totals"]["items"], "dir": run["report_dir"]}, handle)
+    """,
+    )
+    out = project.pytest("evals", *stub_args(sample_stub), "-k", "capital")
+    hooked = json.loads((project.root / "hooked.json").read_text())
+    assert hooked["items"] == 2
+    assert Path(hooked["dir"]).name == out.run["run"]["run_id"]
+
+
+def test_same_family_judge_is_warned_about_everywhere(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    out = project.pytest(
+        "evals",
+        "--model",
+        "openai/gpt-4.1",
+        "--api-base",
+        sample_stub.api_base,
+        "--judge-model",
+        "openai/gpt-4.1-mini",
+        "-k",
+        "photosynthesis",
+    )
+    assert "same family (gpt)" in out.stdout
+    assert any("same family (gpt)" in w for w in out.run["run"]["warnings"])
+    summary = (out.report_dir / out.run["run"]["run_id"] / "summary.md").read_text()
+    assert "same family (gpt)" in summary

@@ -1,0 +1,185 @@
+"""Pure logic: judge helpers, aggregation, redaction, retry timing, prices, tools, option checks."""
+
+from __future__ import annotations
+
+import argparse
+import email.utils
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.errors import ConfigError
+from harness.judge import PromptLibrary, extract_json, model_family, self_preference_warnings
+from harness.llm.pricing import FREE, load_price_file, price_for
+from harness.llm.retry import backoff_delay, parse_retry_after
+from harness.report.aggregate import summarize
+from harness.scores import Scores
+from harness.secrets import redact
+from harness.settings import settings_from_options
+from harness.tools import calculator
+
+
+def test_extract_json_tolerates_fences_and_prose() -> None:
+    assert extract_json('```json\n{"grade": "correct"}\n```') == {"grade": "correct"}
+    assert extract_json('Sure! {"a": 1} hope that helps') == {"a": 1}
+    with pytest.raises(ValueError):
+        extract_json("no json here")
+
+
+@pytest.mark.parametrize(
+    ("sut", "judge", "expected"),
+    [
+        ("openai/gpt-4.1", "openai/gpt-4.1", "is the system under test itself"),
+        ("openai/gpt-4.1", "openai/gpt-4o-mini", "same family (gpt)"),
+        ("anthropic/claude-sonnet-4-5", "bedrock/anthropic.claude-3-haiku", "same family (claude)"),
+        ("openai/gpt-4.1", "anthropic/claude-sonnet-4-5", None),
+    ],
+)
+def test_self_preference_warnings(sut: str, judge: str, expected: str | None) -> None:
+    warnings = self_preference_warnings(sut, [judge])
+    if expected is None:
+        assert warnings == []
+    else:
+        assert len(warnings) == 1 and expected in warnings[0]
+
+
+def test_model_family() -> None:
+    assert model_family("local/smollm2") == "smollm"
+    assert model_family("openrouter/meta-llama/llama-3.1-8b") == "llama"
+
+
+def test_prompt_library_blocks_hash_and_strict_variables(tmp_path: Path) -> None:
+    (tmp_path / "t.j2").write_text("{% block system %}Be fair.{% endblock %}{% block user %}Q: {{ q }}{% endblock %}")
+    library = PromptLibrary([tmp_path])
+    rendered = library.render("t.j2", {"q": "why?"})
+    assert rendered.messages == ({"role": "system", "content": "Be fair."}, {"role": "user", "content": "Q: why?"})
+    from harness.errors import JudgeError
+
+    with pytest.raises(JudgeError, match="'q' is undefined"):
+        library.render("t.j2", {})
+    with pytest.raises(JudgeError, match="not found"):
+        library.render("missing.j2", {})
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "t.j2").write_text("{% block user %}Q2: {{ q }}{% endblock %}")
+    assert PromptLibrary([other]).template_hash("t.j2") != rendered.template_hash
+
+
+def result(outcome: str, score: float | None, cost: float | None = 0.01) -> dict[str, object]:
+    return {
+        "outcome": outcome,
+        "score": score,
+        "usage": {
+            "calls": 2,
+            "input_tokens": 10,
+            "output_tokens": 5,
+            "cost_usd": cost or 0.0,
+            "cost_known": cost is not None,
+            "cache_hits": 1,
+        },
+    }
+
+
+def test_summarize_excludes_errors_from_scores_and_pass_rate() -> None:
+    stats = summarize([result("passed", 80), result("failed", 20), result("error", None, None)])
+    assert stats["mean_score"] == 50 and stats["pass_rate"] == 0.5
+    assert (stats["passed"], stats["failed"], stats["errors"]) == (1, 1, 1)
+    assert stats["calls"] == 6 and stats["cache_hits"] == 3 and stats["cost_known"] is False
+    assert summarize([])["mean_score"] is None
+
+
+def test_scores_outside_0_100_are_rejected() -> None:
+    with pytest.raises(ValueError):
+        Scores(score=101)
+    with pytest.raises(ValueError):
+        Scores(score=-1)
+
+
+def test_redaction_of_environment_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "tok-1234567890")
+    doc = {"a": ["error: bad key tok-1234567890", {"b": "sk-abcdefghijklmnop"}], "n": 3}
+    assert json.dumps(redact(doc)).count("[REDACTED]") == 2 and redact(doc)["n"] == 3
+
+
+def test_retry_after_forms() -> None:
+    assert parse_retry_after("2") == 2.0
+    assert parse_retry_after("garbage") is None
+    soon = email.utils.formatdate(time.time() + 5, usegmt=True)
+    assert 3 <= (parse_retry_after(soon) or 0) <= 6
+    assert backoff_delay(3, 1.0, retry_after=0.25) == 0.25
+    assert 2.0 <= backoff_delay(3, 1.0) <= 4.0
+    assert backoff_delay(20, 1.0) <= 30.0
+
+
+def test_prices(tmp_path: Path) -> None:
+    assert price_for("local/smollm2") == FREE
+    known = price_for("openai/gpt-4o")
+    assert known is not None and known.input_per_token > 0
+    assert price_for("openai/no-such-model-anywhere") is None
+    path = tmp_path / "prices.json"
+    path.write_text(json.dumps({"my/model": {"input_cost_per_token": 1e-6, "output_cost_per_token": 2e-6}}))
+    price = price_for("my/model", load_price_file(path))
+    assert price is not None and price.cost(1000, 1000) == pytest.approx(0.003)
+    path.write_text(json.dumps({"my/model": {"input_cost_per_token": "cheap"}}))
+    with pytest.raises(ValueError, match="my/model"):
+        load_price_file(path)
+
+
+def test_calculator_is_safe() -> None:
+    assert json.loads(calculator("(365 * 24) - 760")) == {"result": 8000}
+    assert "error" in json.loads(calculator("__import__('os').system('true')"))
+    assert "error" in json.loads(calculator("2 ** 1000000"))
+    assert "error" in json.loads(calculator("1 / 0"))
+
+
+def options(**overrides: object) -> argparse.Namespace:
+    base = dict(
+        model=None,
+        api_base=None,
+        agent=None,
+        judge_model=None,
+        judge_api_base=None,
+        embedding_model=None,
+        repeats=1,
+        concurrency=16,
+        timeout=120.0,
+        retries=3,
+        retry_backoff=1.0,
+        route="auto",
+        cache_dir=None,
+        cache_mode="use",
+        report_dir=None,
+        pass_threshold=None,
+        max_cost=None,
+        price_file=None,
+        temperature=None,
+        max_tokens=None,
+        seed=None,
+        progress_interval=None,
+    )
+    return argparse.Namespace(**{**base, **overrides})
+
+
+def test_defaults_are_the_embedded_models(tmp_path: Path) -> None:
+    settings = settings_from_options(options(), tmp_path)
+    assert settings.model == "local/smollm2" and settings.judge_models == ["local/smollm2"]
+    assert settings.embedding_model == "local/all-minilm-l6-v2" and settings.uses_local_models
+    panel = settings_from_options(options(model="openai/x", judge_model="a/b, c/d"), tmp_path)
+    assert panel.judge_models == ["a/b", "c/d"] and not panel.uses_local_models
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"repeats": 0}, "--repeats"),
+        ({"concurrency": 0}, "--concurrency"),
+        ({"pass_threshold": 120.0}, "--pass-threshold"),
+        ({"model": "a/b", "agent": "m:f"}, "give one"),
+        ({"max_cost": -1.0}, "--max-cost"),
+    ],
+)
+def test_bad_option_values_are_refused(tmp_path: Path, overrides: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        settings_from_options(options(**overrides), tmp_path)
