@@ -136,7 +136,12 @@ async def judge_once(
     """Ask one judge; on an invalid reply ask once more, showing it its mistake; then give up."""
     accept = _validator(schema_model)
     messages = list(prompt.messages)
-    call_settings = {"temperature": 0, "response_format": response_format_for(schema_model), **(settings or {})}
+    call_settings = {
+        "temperature": 0,
+        "max_tokens": 1024,  # above any bounded verdict, even at one character per token
+        "response_format": response_format_for(schema_model),
+        **(settings or {}),
+    }
     last_error = ""
     for attempt in range(2):
         request = ChatRequest.build(model, messages, api_base=api_base, **call_settings)

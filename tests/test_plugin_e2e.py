@@ -414,3 +414,24 @@ def test_same_family_judge_is_warned_about_everywhere(project: Project, sample_s
     assert any("same family (gpt)" in w for w in out.run["run"]["warnings"])
     summary = (out.report_dir / out.run["run"]["run_id"] / "summary.md").read_text()
     assert "same family (gpt)" in summary
+
+
+def test_smoke_run_on_the_embedded_local_model(project: Project) -> None:
+    """No --model, no keys: the embedded model answers and judges, and every output says what that means."""
+    pytest.importorskip("llama_cpp")
+    project.copy_sample()
+    env = {name: "" for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")}
+    out = project.pytest("evals", "-k", "capital-france or photosynthesis", env=env, timeout=600)
+    assert out.returncode in (0, 1), out.stdout[-3000:] + out.stderr[-3000:]
+    run = out.run
+    assert run["run"]["local_models"] is True and "not meaningful" in run["run"]["notice"]
+    assert "not meaningful" in out.stdout
+    summary = (out.report_dir / run["run"]["run_id"] / "summary.md").read_text()
+    assert "not meaningful" in summary
+    judged = out.results["evals/sample/judged.yaml::photosynthesis"]
+    calls = judged["calls"]
+    assert {c["model"] for c in calls} == {"local/smollm2"}
+    assert all(c["input_tokens"] > 0 and c["output_tokens"] > 0 and c["cost_usd"] == 0 for c in calls)
+    if judged["outcome"] != "error":  # a judge verdict the tiny model could not give is an error, never a score
+        assert judged["judge_levels"][0]["grade"]["local/smollm2"] in {"correct", "partially_correct", "incorrect"}
+    assert out.run["totals"]["cost_known"] is True

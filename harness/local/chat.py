@@ -54,6 +54,7 @@ _ALLOWED_KEYS = frozenset(
         "frequency_penalty",
     }
 )
+DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant."
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 _TOOL_CALL_RE = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.DOTALL)
 
@@ -99,6 +100,8 @@ def complete_local(model: str, body: dict[str, Any]) -> dict[str, Any]:
     engine = _get_engine()
     prompt, stops = _render_prompt(engine, request)
     grammar = _grammar_for(request)
+    # top_k=40 / min_p=0.05 stay at llama.cpp's defaults: without them a 135M model sampled at the
+    # OpenAI default temperature of 1 drifts into noise. temperature=0 is plain greedy decoding.
     with engine.lock:
         result = engine.llm.create_completion(
             prompt=prompt,
@@ -383,6 +386,9 @@ def _forced_tools(tools: list[dict[str, Any]], tool_choice: Any) -> list[dict[st
 def _render_prompt(engine: _Engine, request: _Request) -> tuple[str, list[str]]:
     """Apply the model's own chat template; tool definitions go into the system message."""
     messages = request.messages
+    if messages[0]["role"] != "system":
+        # The GGUF's built-in default system prompt makes SmolLM2 answer worse (in French, at times).
+        messages = [{"role": "system", "content": DEFAULT_SYSTEM_PROMPT}, *messages]
     if request.tools:
         messages = _with_tool_instructions(messages, request.tools)
     formatted = engine.formatter(messages=messages)
