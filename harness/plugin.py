@@ -74,6 +74,17 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return None
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Move everything alive after collection (modules, tasks, items) out of the garbage collector's
+    sight: later collections, pytest's own at the end included, then scan only what the run creates.
+    Objects are still freed by reference counting; only cycles among these long-lived ones stay."""
+    if any(isinstance(item, TaskItem) for item in session.items):
+        import gc
+
+        gc.collect()
+        gc.freeze()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> None:
     """Start every task's model work before pytest walks the items (not on xdist workers: they only

@@ -52,8 +52,8 @@ class CorrectnessVerdict(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    # Bounded so that a rambling judge (the tiny local model) still closes its JSON within the judge's max_tokens (1024);
-    # llama.cpp's grammar enforces maxLength.
+    # Bounded so that a rambling judge (the tiny local model) still closes its JSON within the judge's
+    # max_tokens (1024); llama.cpp's grammar enforces maxLength.
     reasoning: str = Field(max_length=600, description="One or two sentences explaining the grade.")
     grade: Literal["correct", "partially_correct", "incorrect"]
 
