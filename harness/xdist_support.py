@@ -51,13 +51,3 @@ def pending_item_indices(config: pytest.Config) -> list[int]:
     if isinstance(following, int):
         indices.insert(0, following)
     return indices
-
-
-def publish_worker_stats(config: pytest.Config, runner: Any) -> None:
-    """Hand a worker's call totals to the controller (through xdist's workeroutput)."""
-    if is_worker(config) and runner.has_services:
-        stats = runner.services.client.stats
-        config.workeroutput["harness_stats"] = {  # type: ignore[attr-defined]
-            "calls": stats.finished,
-            "cache_hits": stats.cache_hits,
-        }

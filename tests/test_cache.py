@@ -110,12 +110,12 @@ def _writer(directory: str, worker: int, count: int) -> None:
 
 def test_many_processes_share_one_directory(tmp_path: Path) -> None:
     context = multiprocessing.get_context("spawn")
-    workers = [context.Process(target=_writer, args=(str(tmp_path), w, 150)) for w in range(4)]
+    workers = [context.Process(target=_writer, args=(str(tmp_path), w, 100)) for w in range(8)]
     for w in workers:
         w.start()
     for w in workers:
         w.join(60)
         assert w.exitcode == 0
     cache = CallCache(tmp_path, CacheMode.USE)
-    assert cache.stats()["sut"]["entries"] == 150 + 4 * 150
-    assert all(cache.get("sut", f"own-{w}-{i}") is not None for w in range(4) for i in range(150))
+    assert cache.stats()["sut"]["entries"] == 100 + 8 * 100
+    assert all(cache.get("sut", f"own-{w}-{i}") is not None for w in range(8) for i in range(100))

@@ -47,7 +47,7 @@ def outcomes(run: dict[str, Any]) -> dict[str, tuple[str, float | None]]:
     return {r["nodeid"]: (r["outcome"], r["score"]) for r in run["results"]}
 
 
-@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist-2"])
+@pytest.mark.parametrize("workers", [[], ["-n", "2"], ["-n", "8"]], ids=["one-process", "xdist-2", "xdist-8"])
 def test_sample_suite_end_to_end(project: Project, sample_stub: StubProcess, workers: list[str]) -> None:
     project.copy_sample()
     junit = project.root / "junit.xml"

@@ -259,3 +259,21 @@ def test_embeddings_are_cached_per_text(tmp_path: Path, server: StubProcess) -> 
     (first, r1), (second, _) = asyncio.run(run())
     assert first[1] == second[0] and len(second) == 2
     assert not r1.cache_hit and server.stats()["requests"] == 2
+
+
+def test_local_embeddings_through_the_client_are_cached(tmp_path: Path) -> None:
+    pytest.importorskip("tokenizers")
+    client = make_client(tmp_path, "auto")
+    request = EmbeddingRequest("local/all-minilm-l6-v2", ("a short sentence", "another one"))
+
+    async def go() -> Any:
+        try:
+            return await client.embed(request), await client.embed(request)
+        finally:
+            await client.close()
+
+    (vectors, first), (again, second) = asyncio.run(go())
+    assert len(vectors) == 2 and len(vectors[0]) == 384
+    assert sum(x * x for x in vectors[0]) == pytest.approx(1.0, abs=1e-4)
+    assert not first.cache_hit and first.input_tokens > 0 and first.cost_usd == 0
+    assert second.cache_hit and again == vectors

@@ -183,3 +183,13 @@ def test_defaults_are_the_embedded_models(tmp_path: Path) -> None:
 def test_bad_option_values_are_refused(tmp_path: Path, overrides: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         settings_from_options(options(**overrides), tmp_path)
+
+
+def test_missing_local_extra_is_detected(tmp_path: Path) -> None:
+    from harness.settings import missing_local_models
+
+    settings = settings_from_options(options(), tmp_path)
+    assert missing_local_models(settings, find_spec=lambda name: None) == ["local/smollm2"]
+    assert missing_local_models(settings, find_spec=lambda name: object()) == []
+    remote = settings_from_options(options(model="openai/x", judge_model="openai/y"), tmp_path)
+    assert missing_local_models(remote, find_spec=lambda name: None) == []

@@ -273,6 +273,9 @@ class LLMClient:
                         attempts=attempts,
                     ) from exc
                 await asyncio.sleep(backoff_delay(attempts, self.settings.retry_backoff_s, retry_after=exc.retry_after))
+            except BudgetExceededError as exc:
+                sink.append(self._record_failure(namespace, request.model, key, started, attempts, exc))
+                raise
             except ProviderError as exc:
                 sink.append(self._record_failure(namespace, request.model, key, started, attempts, exc))
                 raise ProviderError(
