@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -244,12 +244,20 @@ class LLMClient:
         self.cache.set(namespace, key, {"reply": reply, "cost_usd": record.cost_usd, "key_parts": parts})
         return reply, record, parsed
 
-    async def _call_with_retries(
-        self, request: ChatRequest, namespace: str, key: str, sink: list[CallRecord]
-    ) -> tuple[dict[str, Any], CallRecord]:
-        route = self.route_for(request.model, request.api_base)
-        transport = self._transport(route)
-        limiter = self._limiter(request.model, request.api_base)
+    async def _attempt(
+        self,
+        call: Callable[[Transport], Awaitable[Any]],
+        *,
+        model: str,
+        api_base: str | None,
+        namespace: str,
+        key: str,
+        sink: list[CallRecord],
+    ) -> tuple[Any, int, float]:
+        """Run `call` on the model's route with retries, the limiter and the budget.
+        Returns (what the call returned, attempts, start time); a final failure leaves a record in `sink`."""
+        transport = self._transport(self.route_for(model, api_base))
+        limiter = self._limiter(model, api_base)
         started = time.perf_counter()
         attempts = 0
         self.stats.started += 1
@@ -260,27 +268,37 @@ class LLMClient:
                     self.budget.check()  # checked once a slot is free, so queued calls see the latest spend
                     self.stats.in_flight += 1
                     try:
-                        reply = await transport.chat(request, self.settings.timeout_s)
+                        return await call(transport), attempts, started
                     finally:
                         self.stats.in_flight -= 1
-                break
             except RetryableProviderError as exc:
                 if attempts > self.settings.retries:
-                    sink.append(self._record_failure(namespace, request.model, key, started, attempts, exc))
+                    sink.append(self._record_failure(namespace, model, key, started, attempts, exc))
                     raise ProviderError(
-                        f"{request.model}: {redact_text(str(exc))} (gave up after {attempts} attempts)",
+                        f"{model}: {redact_text(str(exc))} (gave up after {attempts} attempts)",
                         status=exc.status,
                         attempts=attempts,
                     ) from exc
                 await asyncio.sleep(backoff_delay(attempts, self.settings.retry_backoff_s, retry_after=exc.retry_after))
             except BudgetExceededError as exc:
-                sink.append(self._record_failure(namespace, request.model, key, started, attempts, exc))
+                sink.append(self._record_failure(namespace, model, key, started, attempts, exc))
                 raise
             except ProviderError as exc:
-                sink.append(self._record_failure(namespace, request.model, key, started, attempts, exc))
-                raise ProviderError(
-                    f"{request.model}: {redact_text(str(exc))}", status=exc.status, attempts=attempts
-                ) from exc
+                sink.append(self._record_failure(namespace, model, key, started, attempts, exc))
+                raise ProviderError(f"{model}: {redact_text(str(exc))}", status=exc.status, attempts=attempts) from exc
+
+    async def _call_with_retries(
+        self, request: ChatRequest, namespace: str, key: str, sink: list[CallRecord]
+    ) -> tuple[dict[str, Any], CallRecord]:
+        timeout = self.settings.timeout_s
+        reply, attempts, started = await self._attempt(
+            lambda transport: transport.chat(request, timeout),
+            model=request.model,
+            api_base=request.api_base,
+            namespace=namespace,
+            key=key,
+            sink=sink,
+        )
         price = price_for(request.model, self.settings.user_prices)
         cost = price.cost(reply["input_tokens"], reply["output_tokens"]) if price else None
         record = CallRecord(
@@ -327,9 +345,9 @@ class LLMClient:
             vectors.append(hit["vector"] if hit else None)
         missing = [i for i, v in enumerate(vectors) if v is None]
         batch_key = cache_key({"keys": keys})
-        self.stats.started += 1
         if not missing:
             record = CallRecord(namespace=namespace, model=request.model, key=batch_key, cache_hit=True)
+            self.stats.started += 1
             self.stats.add(record)
             if records is not None:
                 records.append(record)
@@ -340,29 +358,15 @@ class LLMClient:
                 "--cache-mode replay allows no new calls"
             )
         sub = EmbeddingRequest(request.model, tuple(request.texts[i] for i in missing), request.api_base)
-        route = self.route_for(request.model, request.api_base)
-        transport = self._transport(route)
-        started = time.perf_counter()
-        attempts = 0
-        while True:
-            attempts += 1
-            try:
-                async with self._limiter(request.model, request.api_base):
-                    self.budget.check()
-                    new_vectors, tokens = await transport.embed(sub, self.settings.timeout_s)
-                break
-            except RetryableProviderError as exc:
-                if attempts > self.settings.retries:
-                    failed = self._record_failure(namespace, request.model, batch_key, started, attempts, exc)
-                    if records is not None:
-                        records.append(failed)
-                    raise ProviderError(f"{request.model}: {exc} (gave up after {attempts} attempts)") from exc
-                await asyncio.sleep(backoff_delay(attempts, self.settings.retry_backoff_s, retry_after=exc.retry_after))
-            except ProviderError as exc:
-                failed = self._record_failure(namespace, request.model, batch_key, started, attempts, exc)
-                if records is not None:
-                    records.append(failed)
-                raise
+        timeout = self.settings.timeout_s
+        (new_vectors, tokens), attempts, started = await self._attempt(
+            lambda transport: transport.embed(sub, timeout),
+            model=request.model,
+            api_base=request.api_base,
+            namespace=namespace,
+            key=batch_key,
+            sink=records if records is not None else [],
+        )
         price = price_for(request.model, self.settings.user_prices)
         cost = price.cost(tokens, 0) if price else None
         for i, vector in zip(missing, new_vectors, strict=True):
