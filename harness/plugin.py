@@ -117,11 +117,26 @@ class ResultCollector:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         result = getattr(report, "harness_result", None)
         if result is None:
+            result = _crashed_task_result(report)
+        if result is None:
             return
         state = self.config.stash[RUN_STATE]
         state.add_result({**result, "nodeid": report.nodeid, "worker": getattr(report, "worker_id", None)})
         if state.progress is not None:
             state.progress.maybe_print()
+
+
+def _crashed_task_result(report: pytest.TestReport) -> dict[str, Any] | None:
+    """A task item whose process died (an xdist worker crash) still gets an error result in the report."""
+    from harness.result import error_result
+
+    path, _, name = report.nodeid.partition("::")
+    if not report.failed or not name or not is_task_file(Path(path)) or report.when in ("setup", "call", "teardown"):
+        return None
+    message = str(report.longrepr).strip().splitlines()[-1] if report.longrepr else "the process running it died"
+    return error_result(
+        task_id=name, suite=Path(path).parent.name, kind=None, error={"kind": "internal", "message": message}
+    )
 
 
 @pytest.hookimpl(tryfirst=True)

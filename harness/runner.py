@@ -18,6 +18,7 @@ from harness.context import ItemContext, Services
 from harness.errors import HarnessError
 from harness.result import build_result
 from harness.scores import Scores
+from harness.secrets import redact_text
 
 
 async def evaluate_task(task: Any, services: Services, repeats: int, pass_threshold: float) -> dict[str, Any]:
@@ -44,10 +45,10 @@ async def evaluate_task(task: Any, services: Services, repeats: int, pass_thresh
 def describe_exception(exc: BaseException) -> dict[str, str]:
     """An error entry for the report: harness errors by their kind, anything else as an internal error."""
     if isinstance(exc, HarnessError):
-        return {"kind": exc.kind, "message": str(exc)}
+        return {"kind": exc.kind, "message": redact_text(str(exc))}
     frames = traceback.extract_tb(exc.__traceback__)
     where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
-    return {"kind": "internal", "message": f"{type(exc).__name__}: {exc}{where}"}
+    return {"kind": "internal", "message": redact_text(f"{type(exc).__name__}: {exc}{where}")}
 
 
 class Runner:
@@ -131,6 +132,9 @@ class Runner:
         if self._tasks:
             self._loop.run_until_complete(asyncio.gather(*self._tasks.values(), return_exceptions=True))
         if self._services is not None:
+            close_solver = getattr(self._services.solver, "close", None)
+            if close_solver is not None:
+                close_solver()
             self._loop.run_until_complete(self._services.client.close())
             self._services.client.cache.close()
             self._services.client.budget.close()

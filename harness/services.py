@@ -33,7 +33,7 @@ def build_services(settings: Settings, run_id: str) -> Services:
     )
     solver: Solver
     if settings.agent:
-        solver = AgentSolver(settings.agent, settings.rootdir)
+        solver = AgentSolver(settings.agent, settings.rootdir, settings.concurrency)
     else:
         assert settings.model is not None
         solver = ModelSolver(client, settings.model, api_base=settings.api_base, settings=settings.sut_settings)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import inspect
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -143,9 +145,11 @@ class AgentSolver:
     a dict with an "answer" key, or an object with an `answer` attribute.
     """
 
-    def __init__(self, target: str, root: Path | None = None) -> None:
+    def __init__(self, target: str, root: Path | None = None, concurrency: int = 16) -> None:
         self.name = f"agent:{target}"
         self.function = load_callable(target, root)
+        # A sync agent runs in threads of its own, as many as --concurrency (asyncio's default pool has 6).
+        self._threads = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="harness-agent")
         try:
             self._params = set(inspect.signature(self.function).parameters)
         except (TypeError, ValueError):
@@ -155,6 +159,9 @@ class AgentSolver:
             if self._params
             else False
         )
+
+    def close(self) -> None:
+        self._threads.shutdown(wait=False, cancel_futures=True)
 
     def _wants(self, name: str) -> bool:
         return self._accepts_kwargs or name in self._params
@@ -177,7 +184,8 @@ class AgentSolver:
             if inspect.iscoroutinefunction(self.function):
                 result = await self.function(prompt, **kwargs)
             else:
-                result = await asyncio.to_thread(self.function, prompt, **kwargs)
+                call = functools.partial(self.function, prompt, **kwargs)
+                result = await asyncio.get_running_loop().run_in_executor(self._threads, call)
                 if inspect.isawaitable(result):
                     result = await result
         except HarnessError:

@@ -435,3 +435,36 @@ def test_smoke_run_on_the_embedded_local_model(project: Project) -> None:
     if judged["outcome"] != "error":  # a judge verdict the tiny model could not give is an error, never a score
         assert judged["judge_levels"][0]["grade"]["local/smollm2"] in {"correct", "partially_correct", "incorrect"}
     assert out.run["totals"]["cost_known"] is True
+
+
+def test_a_crashed_worker_leaves_an_error_result_not_a_gap(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    project.write(
+        "crashy.py",
+        """
+        import os
+
+        def agent(prompt, tools):
+            if "Japan" in prompt:
+                os._exit(3)
+            return "Paris"
+    """,
+    )
+    out = project.pytest(
+        "evals",
+        "--agent",
+        "crashy:agent",
+        "--judge-model",
+        "openai/stub-judge",
+        "--judge-api-base",
+        sample_stub.api_base,
+        "-n",
+        "2",
+        "-k",
+        "capital",
+    )
+    results = out.results
+    assert len(results) == 2
+    crashed = results["evals/sample/facts.yaml::capital-japan"]
+    assert crashed["outcome"] == "error" and crashed["error"]["kind"] == "internal"
+    assert results["evals/sample/facts.yaml::capital-france"]["outcome"] == "passed"
