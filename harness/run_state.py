@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,14 +27,9 @@ class RunState:
     results: list[dict[str, Any]] = field(default_factory=list)
     runner: Any = None  # harness.runner.Runner, built on first use
     progress: Any = None  # harness.progress.Progress in the controller
-    worker_stats: dict[str, Any] = field(default_factory=dict)
 
     def add_result(self, result: dict[str, Any]) -> None:
         self.results.append(result)
-
-    @property
-    def pid(self) -> int:
-        return os.getpid()
 
 
 SETTINGS = pytest.StashKey[Settings]()

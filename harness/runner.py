@@ -122,9 +122,6 @@ class Runner:
 
         self._loop.call_later(self._tick_interval_s, tick)
 
-    def pending(self) -> int:
-        return sum(not t.done() for t in self._tasks.values())
-
     def close(self) -> None:
         """Cancel what is left (an interrupted run), close connections, close the loop."""
         for task in self._tasks.values():

@@ -207,7 +207,7 @@ def test_interrupted_run_loses_nothing_already_paid_for(project: Project, sample
     process.send_signal(signal.SIGINT)
     process.communicate(timeout=30)
     paid_before = sample_stub.stats()["ok_bodies"]
-    assert 6 <= len(paid_before) < 32
+    assert 6 <= len(paid_before) < 33
     sample_stub.control(latency_s=0.0, reset_stats=True)
     project.pytest("evals", *stub_args(sample_stub))
     paid_after = sample_stub.stats()["ok_bodies"]
@@ -468,3 +468,26 @@ def test_a_crashed_worker_leaves_an_error_result_not_a_gap(project: Project, sam
     crashed = results["evals/sample/facts.yaml::capital-japan"]
     assert crashed["outcome"] == "error" and crashed["error"]["kind"] == "internal"
     assert results["evals/sample/facts.yaml::capital-france"]["outcome"] == "passed"
+
+
+def harness_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "harness.cli", *args], capture_output=True, text=True, check=True)
+
+
+def test_cli_report_and_cache_commands(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    out = project.pytest("evals", *stub_args(sample_stub), "-m", "judged")
+    dirs = ["--report-dir", str(out.report_dir)]
+    cache = ["--cache-dir", str(out.cache_dir)]
+    report = json.loads(harness_cli("report", "--json", *dirs).stdout)
+    assert report["totals"]["items"] == 8 and report["run"]["run_id"] == out.run["run"]["run_id"]
+    assert "| sample | 8 |" in harness_cli("report", *dirs).stdout
+    stats = json.loads(harness_cli("cache", "stats", "--json", *cache, *dirs).stdout)
+    assert stats["sut"]["entries"] == 8 and stats["judge"]["entries"] == 8 and stats["embed"]["entries"] == 0
+    assert "cleared 8 entries from judge" in harness_cli("cache", "clear", "--namespace", "judge", *cache, *dirs).stdout
+    after = json.loads(harness_cli("cache", "stats", "--json", *cache, *dirs).stdout)
+    assert after["judge"]["entries"] == 0 and after["sut"]["entries"] == 8
+    rerun = project.pytest("evals", *stub_args(sample_stub), "-m", "judged")
+    assert rerun.run["totals"]["cache_hits"] == 8  # answers kept, judges asked again
+    schema = json.loads(harness_cli("schema").stdout)
+    assert schema["title"] == "harness task file"
