@@ -152,9 +152,8 @@ def load_task_file(path: Path, display_path: str | None = None) -> LoadedFile:
                 loc = ("tasks", index, *err["loc"])
                 line = _line_of(node, loc)
                 field_name = ".".join(str(p) for p in err["loc"]) or "(task)"
-                loaded.problems.append(
-                    TaskProblem(shown, line, f"{label} field '{field_name}': {_describe(err)}", index, raw_id)
-                )
+                message = f"{label} field '{field_name}': {_describe(err, model)}"
+                loaded.problems.append(TaskProblem(shown, line, message, index, raw_id))
             continue
         if task.id in first_line_of_id:
             loaded.problems.append(
@@ -211,11 +210,12 @@ def _merge_defaults(defaults: dict[str, Any], raw: dict[str, Any]) -> dict[str, 
     return merged
 
 
-def _describe(err: dict[str, Any]) -> str:
-    """pydantic's message plus what was actually given, on one line."""
+def _describe(err: dict[str, Any], model: type[BaseModel] | None = None) -> str:
+    """pydantic's message plus what was expected and what was actually given, on one line."""
     message = err["msg"]
     if err["type"] == "missing":
-        return "required field is missing"
+        expected = _expected(model, err["loc"]) if model is not None else None
+        return "required field is missing" + (f" (expected {expected})" if expected else "")
     if err["type"] == "extra_forbidden":
         return "unknown field (check its spelling against docs/task-format.md)"
     given = err.get("input")
@@ -225,6 +225,31 @@ def _describe(err: dict[str, Any]) -> str:
             shown = shown[:57] + "..."
         message += f", got {shown} ({type(given).__name__})"
     return message
+
+
+def _expected(model: type[BaseModel], loc: tuple[Any, ...]) -> str | None:
+    """A short description of the type a field expects, found by walking the model along `loc`."""
+    import typing
+
+    annotation: Any = model
+    for part in loc:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel) and part in annotation.model_fields:
+            annotation = annotation.model_fields[str(part)].annotation
+        else:
+            return None
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        return "one of " + ", ".join(repr(v) for v in typing.get_args(annotation))
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return "a mapping with " + ", ".join(
+            name for name, info in annotation.model_fields.items() if info.is_required()
+        )
+    names = {str: "a string", int: "an integer", float: "a number", bool: "true or false", dt.date: "a date"}
+    if origin in (tuple, list):
+        return "a list"
+    if origin is Annotated:
+        annotation = typing.get_args(annotation)[0]
+    return names.get(annotation)
 
 
 def task_json_schema() -> dict[str, Any]:

@@ -51,7 +51,7 @@ def test_valid_file_loads_typed_tasks_with_defaults_merged(tmp_path: Path) -> No
         (
             "tasks:\n  - kind: qa\n    version: 1\n    inputs: {prompt: hi}\n    ground_truth: {answer: x}\n",
             2,
-            "field 'id': required field is missing",
+            "field 'id': required field is missing (expected a string)",
         ),
         (
             "tasks:\n  - id: a\n    kind: qa\n    version: one\n    inputs: {prompt: hi}\n"
