@@ -38,9 +38,27 @@ def add_options(parser: Any) -> None:
     add("--embedding-model", default=None, help=f"Embedding model. Default: {LOCAL_EMBEDDING_MODEL}.")
     add("--repeats", type=int, default=1, help="Run each task N times; the score is the mean.")
     add("--concurrency", type=int, default=16, help="Model calls in flight per process and provider.")
-    add("--timeout", type=float, default=120.0, help="Seconds before one call attempt times out.")
-    add("--retries", type=int, default=3, help="Retries after a 429, 5xx, timeout or malformed reply.")
-    add("--retry-backoff", type=float, default=1.0, help="First backoff in seconds (doubles each retry).")
+    add(
+        "--call-timeout",
+        dest="call_timeout",
+        type=float,
+        default=120.0,
+        help="Seconds before one call attempt times out.",
+    )
+    add(
+        "--call-retries",
+        dest="call_retries",
+        type=int,
+        default=3,
+        help="Retries after a 429, 5xx, timeout or malformed reply.",
+    )
+    add(
+        "--call-retry-backoff",
+        dest="call_retry_backoff",
+        type=float,
+        default=1.0,
+        help="First backoff in seconds (doubles each retry).",
+    )
     add(
         "--route",
         choices=("auto", "openai", "litellm"),
@@ -133,10 +151,10 @@ def settings_from_options(opt: Any, rootdir: Path) -> Settings:
         problems.append(f"--repeats must be at least 1, got {opt.repeats}")
     if opt.concurrency < 1:
         problems.append(f"--concurrency must be at least 1, got {opt.concurrency}")
-    if opt.retries < 0:
-        problems.append(f"--retries must be 0 or more, got {opt.retries}")
-    if opt.timeout <= 0:
-        problems.append(f"--timeout must be positive, got {opt.timeout}")
+    if opt.call_retries < 0:
+        problems.append(f"--call-retries must be 0 or more, got {opt.call_retries}")
+    if opt.call_timeout <= 0:
+        problems.append(f"--call-timeout must be positive, got {opt.call_timeout}")
     if opt.pass_threshold is not None and not 0 <= opt.pass_threshold <= 100:
         problems.append(f"--pass-threshold must lie in 0..100, got {opt.pass_threshold}")
     if opt.max_cost is not None and opt.max_cost < 0:
@@ -169,9 +187,9 @@ def settings_from_options(opt: Any, rootdir: Path) -> Settings:
         embedding_model=embedding,
         repeats=opt.repeats,
         concurrency=opt.concurrency,
-        timeout_s=opt.timeout,
-        retries=opt.retries,
-        retry_backoff_s=opt.retry_backoff,
+        timeout_s=opt.call_timeout,
+        retries=opt.call_retries,
+        retry_backoff_s=opt.call_retry_backoff,
         route=opt.route,
         cache_dir=Path(opt.cache_dir) if opt.cache_dir else rootdir / ".harness-cache",
         cache_mode=CacheMode(opt.cache_mode),

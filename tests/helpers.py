@@ -79,7 +79,7 @@ def stub_args(stub: StubProcess, *extra: str) -> list[str]:
         stub.api_base,
         "--judge-model",
         "openai/stub-judge",
-        "--retry-backoff",
+        "--call-retry-backoff",
         "0.01",
         *extra,
     ]

@@ -166,7 +166,7 @@ def test_faults_end_as_results_or_errors_and_a_rerun_completes_without_repaying(
 ) -> None:
     project.copy_sample()
     sample_stub.control(fault_rate=0.2, seed=7, hang_s=2.0)
-    args = ["evals", *stub_args(sample_stub), "--retries", "0", "--timeout", "0.5"]
+    args = ["evals", *stub_args(sample_stub), "--call-retries", "0", "--call-timeout", "0.5"]
     first = project.pytest(*args, timeout=120)
     results = first.results
     assert len(results) == 24

@@ -17,7 +17,7 @@ from harness.llm.retry import backoff_delay, parse_retry_after
 from harness.report.aggregate import summarize
 from harness.scores import Scores
 from harness.secrets import redact
-from harness.settings import settings_from_options
+from harness.settings import add_options, settings_from_options
 from harness.tools import calculator
 
 
@@ -135,31 +135,19 @@ def test_calculator_is_safe() -> None:
 
 
 def options(**overrides: object) -> argparse.Namespace:
-    base = dict(
-        model=None,
-        api_base=None,
-        agent=None,
-        judge_model=None,
-        judge_api_base=None,
-        embedding_model=None,
-        repeats=1,
-        concurrency=16,
-        timeout=120.0,
-        retries=3,
-        retry_backoff=1.0,
-        route="auto",
-        cache_dir=None,
-        cache_mode="use",
-        report_dir=None,
-        pass_threshold=None,
-        max_cost=None,
-        price_file=None,
-        temperature=None,
-        max_tokens=None,
-        seed=None,
-        progress_interval=None,
-    )
-    return argparse.Namespace(**{**base, **overrides})
+    """The plugin's real options with their real defaults, as pytest would parse an empty command line."""
+    parser = argparse.ArgumentParser()
+
+    class Group:
+        def addoption(self, *names: str, **kwargs: object) -> None:
+            parser.add_argument(*names, **kwargs)  # type: ignore[arg-type]
+
+    class Registrar:
+        def getgroup(self, *args: object) -> Group:
+            return Group()
+
+    add_options(Registrar())
+    return argparse.Namespace(**{**vars(parser.parse_args([])), **overrides})
 
 
 def test_defaults_are_the_embedded_models(tmp_path: Path) -> None:
