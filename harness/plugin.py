@@ -149,7 +149,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         state.progress = Progress(state, reporter, settings.progress_interval_s, capture)
 
 
+def _may_run_tasks(config: pytest.Config) -> bool:
+    """Whether this session looks like an evaluation (so plain unit-test runs stay free of our header)."""
+    args = [str(a) for a in config.args]
+    return any("evals" in a or a.endswith((".yaml", ".yml")) for a in args) or (config.rootpath / "evals").is_dir()
+
+
 def pytest_report_header(config: pytest.Config) -> list[str]:
+    if not _may_run_tasks(config):
+        return []
     settings = config.stash[SETTINGS]
     lines = [
         f"harness: system under test {settings.sut_label}; judges {', '.join(settings.judge_models)}; "
