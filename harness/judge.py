@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from harness.errors import JudgeError
+from harness.errors import JudgeError, ProviderError
 from harness.llm.client import InvalidReplyError, LLMClient
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest
@@ -109,6 +109,12 @@ def response_format_for(schema_model: type[BaseModel]) -> dict[str, Any]:
     }
 
 
+def _rejects_response_format(exc: ProviderError) -> bool:
+    """A 400 (or 422) that names the response format: the server does not do structured output."""
+    text = str(exc).lower()
+    return exc.status in (400, 422) and ("response_format" in text or "json_schema" in text)
+
+
 def _validator(schema_model: type[BaseModel]) -> Any:
     def accept(reply: dict[str, Any]) -> BaseModel:
         text = reply.get("content") or ""
@@ -154,6 +160,23 @@ async def judge_once(
                 template_hash=prompt.template_hash,
                 accept=accept,
                 records=records,
+            )
+        except ProviderError as exc:
+            if not _rejects_response_format(exc) or "response_format" not in call_settings:
+                raise
+            # Structured output is used where supported; a server that refuses it gets the same prompt,
+            # which asks for JSON in words, and the reply is validated all the same.
+            call_settings.pop("response_format")
+            return await judge_once(
+                client,
+                model=model,
+                prompt=prompt,
+                schema_model=schema_model,
+                api_base=api_base,
+                task_version=task_version,
+                repeat=repeat,
+                records=records,
+                settings={**(settings or {}), "response_format": None},
             )
         except InvalidReplyError as exc:
             exc.record.error = f"invalid judge reply: {exc}"[:300]

@@ -491,3 +491,43 @@ def test_cli_report_and_cache_commands(project: Project, sample_stub: StubProces
     assert rerun.run["totals"]["cache_hits"] == 8  # answers kept, judges asked again
     schema = json.loads(harness_cli("schema").stdout)
     assert schema["title"] == "harness task file"
+
+
+def test_judge_panel_keeps_each_judges_level(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    out = project.pytest(
+        "evals", *stub_args(sample_stub), "--judge-model", "openai/judge-a,openai/judge-b", "-k", "photosynthesis"
+    )
+    (result,) = out.results.values()
+    assert result["judge_levels"] == [{"grade": {"openai/judge-a": "correct", "openai/judge-b": "correct"}}]
+    assert result["metrics"]["judge_agreement"] == 1.0
+    assert sorted(c["model"] for c in result["calls"] if c["namespace"] == "judge") == [
+        "openai/judge-a",
+        "openai/judge-b",
+    ]
+    assert out.run["run"]["options"]["judge_models"] == ["openai/judge-a", "openai/judge-b"]
+
+
+def test_refresh_mode_pays_again_and_off_mode_stores_nothing(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    args = ["evals", *stub_args(sample_stub), "-k", "capital"]
+    project.pytest(*args)
+    sample_stub.control(reset_stats=True)
+    refreshed = project.pytest(*args, "--cache-mode", "refresh")
+    assert sample_stub.stats()["requests"] == 2 and refreshed.run["totals"]["cache_hits"] == 0
+    off = project.pytest(*args, "--cache-mode", "off", "--cache-dir", str(project.root / "other-cache"))
+    assert off.run["totals"]["cache_hits"] == 0
+    assert not (project.root / "other-cache" / "sut").exists()
+
+
+def test_judges_fall_back_to_plain_json_where_structured_output_is_refused(
+    project: Project, sample_stub: StubProcess
+) -> None:
+    project.copy_sample()
+    sample_stub.control(reject_response_format=True)
+    out = project.pytest("evals", *stub_args(sample_stub), "-k", "photosynthesis or spider")
+    results = {n.split("::")[1]: r for n, r in out.results.items()}
+    assert results["photosynthesis"]["outcome"] == "passed"
+    assert results["spider-legs"]["outcome"] == "failed"  # the stub answers it wrongly on purpose
+    judge_calls = [c for c in results["photosynthesis"]["calls"] if c["namespace"] == "judge"]
+    assert [c["error"] is not None for c in judge_calls] == [True, False]

@@ -38,6 +38,7 @@ class StubConfig:
     tool_calls: dict[str, dict[str, Any]] = field(default_factory=dict)  # substring -> {name, arguments}
     required_key: str | None = None  # if set, requests must carry "Authorization: Bearer <key>"
     broken_json: bool = False  # answer structured-output requests with text that is not JSON
+    reject_response_format: bool = False  # answer 400 to any request with response_format, like older servers
     script: list[str] = field(default_factory=list)  # faults for the next requests, in order ("ok" = none)
 
     def update(self, changes: dict[str, Any]) -> None:
@@ -181,6 +182,9 @@ class StubServer:
         except (ValueError, KeyError, TypeError):
             self.stats.by_status["400"] += 1
             return web.json_response({"error": {"message": "bad request body (stub)"}}, status=400)
+        if self.config.reject_response_format and body.get("response_format"):
+            self.stats.by_status["400"] += 1
+            return web.json_response({"error": {"message": "response_format is not supported (stub)"}}, status=400)
         prompt = _last_user_text(messages)
         message: dict[str, Any] = {"role": "assistant", "content": None}
         finish = "stop"
@@ -231,6 +235,13 @@ class StubServer:
                 return str(json.loads(tool_outputs[-1]).get("result"))
             except (ValueError, AttributeError):
                 return str(tool_outputs[-1])
+        if "Reply with a JSON object" in str(messages[0].get("content")):  # a judge asked in words only
+            first_user = next((str(m.get("content")) for m in messages if m.get("role") == "user"), prompt)
+            schema_hint = {
+                "type": "object",
+                "properties": {"reasoning": {"type": "string"}, "grade": {"enum": ["correct", "incorrect"]}},
+            }
+            return json.dumps(fill_schema(schema_hint, first_user))
         for needle, answer in self.config.answers.items():
             if needle in prompt:
                 return answer
