@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 from harness.cache import CallCache
@@ -12,7 +13,14 @@ from harness.llm.pricing import load_price_file
 from harness.settings import Settings
 from harness.solvers import AgentSolver, ModelSolver, Solver
 
-PACKAGE_PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
+
+
+def builtin_prompts_dir() -> Path:
+    """The harness's own templates: the top-level prompts/ folder, shipped in the wheel as `harness_prompts`."""
+    spec = importlib.util.find_spec("harness_prompts")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    return Path(__file__).resolve().parent.parent / "prompts"
 
 
 def build_services(settings: Settings, run_id: str) -> Services:
@@ -44,5 +52,5 @@ def build_services(settings: Settings, run_id: str) -> Services:
         judge_api_base=settings.judge_api_base,
         embedding_model=settings.embedding_model,
         embedding_api_base=None if settings.embedding_model.startswith("local/") else settings.api_base,
-        prompts=PromptLibrary([settings.rootdir / "prompts", PACKAGE_PROMPTS]),
+        prompts=PromptLibrary([settings.rootdir / "prompts", builtin_prompts_dir()]),
     )

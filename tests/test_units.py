@@ -181,3 +181,17 @@ def test_missing_local_extra_is_detected(tmp_path: Path) -> None:
     assert missing_local_models(settings, find_spec=lambda name: object()) == []
     remote = settings_from_options(options(model="openai/x", judge_model="openai/y"), tmp_path)
     assert missing_local_models(remote, find_spec=lambda name: None) == []
+
+
+def test_every_harness_package_ships_in_the_wheel() -> None:
+    """pyproject lists packages explicitly (prompts/ ships as harness_prompts); a new folder must be added."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    folders = {
+        ".".join(path.parent.relative_to(root).parts)
+        for path in (root / "harness").rglob("*")
+        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts
+    }
+    assert folders <= listed, f"add to [tool.setuptools] packages: {sorted(folders - listed)}"
