@@ -187,7 +187,7 @@ class LLMClient:
                 key=key,
                 input_tokens=reply["input_tokens"],
                 output_tokens=reply["output_tokens"],
-                cost_usd=cached.get("cost_usd"),
+                cost_usd=0.0,  # nothing is paid for a cache hit
                 latency_s=0.0,
                 cache_hit=True,
                 attempts=0,
