@@ -157,6 +157,23 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if reporter is not None and not xdist_support.is_worker(session.config):
         capture = session.config.pluginmanager.getplugin("capturemanager")
         state.progress = Progress(state, reporter, settings.progress_interval_s, capture)
+    if not xdist_support.is_worker(session.config):
+        _describe_run_in_junit(session.config, settings)
+
+
+def _describe_run_in_junit(config: pytest.Config, settings: Any) -> None:
+    """With --junitxml, the test suite carries the system under test, the judges and the local-model notice."""
+    from _pytest.junitxml import xml_key
+
+    xml = config.stash.get(xml_key, None)
+    if xml is None:
+        return
+    from harness.report.writer import LOCAL_NOTICE
+
+    xml.add_global_property("harness_system_under_test", settings.sut_label)
+    xml.add_global_property("harness_judges", ",".join(settings.judge_models))
+    if settings.uses_local_models:
+        xml.add_global_property("harness_notice", LOCAL_NOTICE)
 
 
 def _may_run_tasks(config: pytest.Config) -> bool:

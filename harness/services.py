@@ -14,7 +14,6 @@ from harness.settings import Settings
 from harness.solvers import AgentSolver, ModelSolver, Solver
 
 
-
 def builtin_prompts_dir() -> Path:
     """The harness's own templates: the top-level prompts/ folder, shipped in the wheel as `harness_prompts`."""
     spec = importlib.util.find_spec("harness_prompts")

@@ -421,7 +421,9 @@ def test_smoke_run_on_the_embedded_local_model(project: Project) -> None:
     pytest.importorskip("llama_cpp")
     project.copy_sample()
     env = {name: "" for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")}
-    out = project.pytest("evals", "-k", "capital-france or photosynthesis", env=env, timeout=600)
+    out = project.pytest(
+        "evals", "-k", "capital-france or photosynthesis", "--junitxml", "junit.xml", env=env, timeout=600
+    )
     assert out.returncode in (0, 1), out.stdout[-3000:] + out.stderr[-3000:]
     run = out.run
     assert run["run"]["local_models"] is True and "not meaningful" in run["run"]["notice"]
@@ -435,6 +437,8 @@ def test_smoke_run_on_the_embedded_local_model(project: Project) -> None:
     if judged["outcome"] != "error":  # a judge verdict the tiny model could not give is an error, never a score
         assert judged["judge_levels"][0]["grade"]["local/smollm2"] in {"correct", "partially_correct", "incorrect"}
     assert out.run["totals"]["cost_known"] is True
+    junit = (project.root / "junit.xml").read_text()
+    assert 'name="harness_notice"' in junit and "not meaningful" in junit
 
 
 def test_a_crashed_worker_leaves_an_error_result_not_a_gap(project: Project, sample_stub: StubProcess) -> None:
