@@ -53,6 +53,8 @@ class Progress:
         tokens = sum(r["usage"]["input_tokens"] + r["usage"]["output_tokens"] for r in state.results)
         cost = sum(r["usage"]["cost_usd"] for r in state.results)
         calls = sum(r["usage"]["calls"] for r in state.results)
+        # Calls per finished item so far, scaled to all items: the best guess of the total there is.
+        expected = f" of ~{round(calls / done * total)}" if done else ""
         live = ""
         if self._runner is not None and self._runner.has_services:
             stats = self._runner.services.client.stats
@@ -65,6 +67,6 @@ class Progress:
             eta = f", ETA {elapsed / finished * (total - finished):.0f}s"
         shown = max(done, finished)
         return (
-            f"[harness] {shown}/{total} items, {calls} calls{live}, {errors} errors, "
+            f"[harness] {shown}/{total} items, {calls}{expected} calls{live}, {errors} errors, "
             f"{tokens:,} tokens, ${cost:.4f}{eta}"
         )
