@@ -113,6 +113,7 @@ class TaskItem(pytest.Item):
             state.runner = Runner(
                 lambda: build_services(settings, state.run_id),
                 repeats=settings.repeats,
+                max_items_in_flight=2 * settings.concurrency,
                 on_tick=progress.tick if progress is not None else None,
                 tick_interval_s=progress.interval_s if progress is not None else 2.0,
             )

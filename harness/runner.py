@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from harness.benchmarks import get_benchmark
@@ -59,6 +59,7 @@ class Runner:
         make_services: Callable[[], Services],
         *,
         repeats: int,
+        max_items_in_flight: int = 32,
         on_tick: Callable[[], None] | None = None,
         tick_interval_s: float = 2.0,
     ) -> None:
@@ -72,6 +73,10 @@ class Runner:
         self._tick_interval_s = tick_interval_s
         self._ticking = False
         self._finished = 0
+        # Items enter in collection order and leave when done, so early items finish (and are reported, and
+        # survive an interruption whole) before late ones start, instead of every item's first call going
+        # out before any item's second. Twice the call concurrency keeps the call slots full.
+        self._item_slots = asyncio.Semaphore(max_items_in_flight)
 
     @property
     def has_services(self) -> bool:
@@ -92,10 +97,14 @@ class Runner:
         if key in self._tasks:
             return
         services = self.services
-        coro = evaluate_task(task, services, self._repeats, pass_threshold)
+        coro = self._in_slot(evaluate_task(task, services, self._repeats, pass_threshold))
         task_future = self._loop.create_task(coro, name=key)
         task_future.add_done_callback(self._count_finished)
         self._tasks[key] = task_future
+
+    async def _in_slot(self, work: Awaitable[dict[str, Any]]) -> dict[str, Any]:
+        async with self._item_slots:
+            return await work
 
     def _count_finished(self, _: Any) -> None:
         self._finished += 1

@@ -130,8 +130,9 @@ def load_task_file(path: Path, display_path: str | None = None) -> LoadedFile:
     loaded.suite = header.suite or loaded.suite
     loaded.pass_threshold = header.pass_threshold
     first_line_of_id: dict[str, int] = {}
+    task_lines = _sequence_lines(node, "tasks")
     for index, raw in enumerate(header.tasks):
-        task_line = _line_of(node, ("tasks", index))
+        task_line = task_lines[index] if index < len(task_lines) else 1
         raw_id = raw.get("id") if isinstance(raw, dict) else None
         label = f"task {raw_id!r}" if isinstance(raw_id, str) else f"tasks[{index}]"
         if not isinstance(raw, dict):
@@ -201,6 +202,16 @@ def _line_of(node: yaml.Node | None, loc: tuple[Any, ...]) -> int:
             break
         current = nxt
     return current.start_mark.line + 1
+
+
+def _sequence_lines(node: yaml.Node | None, key: str) -> list[int]:
+    """The 1-based line of each entry of the sequence under `key` (one pass, not one walk per entry)."""
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    for key_node, value_node in node.value:
+        if getattr(key_node, "value", None) == key and isinstance(value_node, yaml.SequenceNode):
+            return [entry.start_mark.line + 1 for entry in value_node.value]
+    return []
 
 
 def _merge_defaults(defaults: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
