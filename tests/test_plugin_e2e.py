@@ -74,7 +74,7 @@ def test_sample_suite_end_to_end(project: Project, sample_stub: StubProcess, wor
     xml = junit.read_text()
     assert 'name="harness_score" value="100.0"' in xml
     if workers:
-        assert {r["worker"] for r in results.values()} >= {"gw0", "gw1"}
+        assert len({r["worker"] for r in results.values()}) >= 2
 
 
 def test_xdist_and_single_process_agree(project: Project, sample_stub: StubProcess) -> None:
@@ -468,10 +468,13 @@ def test_a_crashed_worker_leaves_an_error_result_not_a_gap(project: Project, sam
         "capital",
     )
     results = out.results
-    assert len(results) == 2
-    crashed = results["evals/sample/facts.yaml::capital-japan"]
-    assert crashed["outcome"] == "error" and crashed["error"]["kind"] == "internal"
-    assert results["evals/sample/facts.yaml::capital-france"]["outcome"] == "passed"
+    assert len(results) == 2  # no gap in the report
+    # Items on one worker run concurrently, so the crash may take down a neighbour that shared the
+    # process; xdist blames the item it was reporting. Whatever died is an error, never a missing row.
+    errors = [r for r in results.values() if r["outcome"] == "error"]
+    assert errors and all(r["error"]["kind"] == "internal" and r["score"] is None for r in errors)
+    survivors = [r for r in results.values() if r["outcome"] != "error"]
+    assert all(r["task_id"] == "capital-france" and r["outcome"] == "passed" for r in survivors)
 
 
 def harness_cli(*args: str) -> subprocess.CompletedProcess[str]:
