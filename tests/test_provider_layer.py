@@ -277,3 +277,22 @@ def test_local_embeddings_through_the_client_are_cached(tmp_path: Path) -> None:
     assert sum(x * x for x in vectors[0]) == pytest.approx(1.0, abs=1e-4)
     assert not first.cache_hit and first.input_tokens > 0 and first.cost_usd == 0
     assert second.cache_hit and again == vectors
+
+
+def test_openai_without_a_key_fails_at_once_with_a_clear_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
+        monkeypatch.delenv(name, raising=False)
+    client = make_client(tmp_path, "auto")
+    request = ChatRequest.build("openai/gpt-4.1", [{"role": "user", "content": "hi"}])
+
+    async def go() -> Any:
+        try:
+            return await client.chat(request, namespace="sut")
+        finally:
+            await client.close()
+
+    with pytest.raises(ProviderError, match="OPENAI_API_KEY is not set") as caught:
+        asyncio.run(go())
+    assert caught.value.attempts == 1

@@ -118,7 +118,13 @@ class OpenAICompatibleTransport:
         except ValueError as exc:
             raise RetryableProviderError(f"malformed JSON body from the server ({exc})", status=status) from exc
 
+    def _require_key(self, base: str) -> None:
+        """OpenAI itself always needs a key: say so at once instead of retrying a 401."""
+        if "api.openai.com" in base and not (self._api_key or os.environ.get("OPENAI_API_KEY")):
+            raise ProviderError("OPENAI_API_KEY is not set (or pass --api-base for another OpenAI-compatible server)")
+
     async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
+        self._require_key(self._base(request.api_base))
         payload = {
             "model": provider_model_name(request.model),
             "messages": list(request.messages),
@@ -129,6 +135,7 @@ class OpenAICompatibleTransport:
         return normalize_chat(body)
 
     async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
+        self._require_key(self._base(request.api_base))
         payload = {"model": provider_model_name(request.model), "input": list(request.texts)}
         body = await self._post(f"{self._base(request.api_base)}/embeddings", payload, timeout)
         return normalize_embeddings(body, len(request.texts))
