@@ -296,3 +296,24 @@ def test_openai_without_a_key_fails_at_once_with_a_clear_message(
     with pytest.raises(ProviderError, match="OPENAI_API_KEY is not set") as caught:
         asyncio.run(go())
     assert caught.value.attempts == 1
+
+
+def test_a_shared_call_that_fails_leaves_a_record_for_every_waiter(
+    tmp_path: Path, server: StubProcess, route: str
+) -> None:
+    server.control(latency_s=0.2, script=["400"])
+    client = make_client(tmp_path, route)
+    request = ChatRequest.build(MODEL, [{"role": "user", "content": "same"}], api_base=server.api_base)
+    sinks: list[list[CallRecord]] = [[], [], []]
+
+    async def go() -> list[Any]:
+        try:
+            calls = (client.chat(request, namespace="sut", records=sink) for sink in sinks)
+            return await asyncio.gather(*calls, return_exceptions=True)
+        finally:
+            await client.close()
+
+    outcomes = asyncio.run(go())
+    assert all(isinstance(o, ProviderError) for o in outcomes)
+    assert server.stats()["requests"] == 1
+    assert all(len(sink) == 1 and sink[0].error for sink in sinks)

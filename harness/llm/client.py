@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from harness.cache import CacheMode, CallCache, cache_key, key_parts, part_hashes, short_hashes
-from harness.errors import BudgetExceededError, CacheMissError, ProviderError, RetryableProviderError
+from harness.errors import (
+    BudgetExceededError,
+    CacheMissError,
+    HarnessError,
+    ProviderError,
+    RetryableProviderError,
+)
 from harness.llm.pricing import Price, price_for
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest, EmbeddingRequest
@@ -216,7 +222,15 @@ class LLMClient:
             )
         shared = self._inflight.get(key)
         if shared is not None:  # the same call is already in flight for another item: wait for it
-            reply, first = await asyncio.shield(shared)
+            try:
+                reply, first = await asyncio.shield(shared)
+            except HarnessError as exc:  # the shared call failed: this item's record says so too
+                failed = CallRecord(
+                    namespace=namespace, model=request.model, key=key, error=redact_text(str(exc)), parts=hashes
+                )
+                self.stats.add(failed)
+                sink.append(failed)
+                raise
             record = replace(first, cache_hit=True, cost_usd=0.0, latency_s=0.0, attempts=0)
             self.stats.started += 1
             self.stats.add(record)
