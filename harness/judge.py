@@ -149,7 +149,8 @@ async def judge_once(
         **(settings or {}),
     }
     last_error = ""
-    for attempt in range(2):
+    attempts_left = 2
+    while attempts_left:
         request = ChatRequest.build(model, messages, api_base=api_base, **call_settings)
         try:
             reply, _record, parsed = await client.chat(
@@ -162,26 +163,17 @@ async def judge_once(
                 records=records,
             )
         except ProviderError as exc:
-            if not _rejects_response_format(exc) or "response_format" not in call_settings:
+            if "response_format" not in call_settings or not _rejects_response_format(exc):
                 raise
             # Structured output is used where supported; a server that refuses it gets the same prompt,
-            # which asks for JSON in words, and the reply is validated all the same.
-            call_settings.pop("response_format")
-            return await judge_once(
-                client,
-                model=model,
-                prompt=prompt,
-                schema_model=schema_model,
-                api_base=api_base,
-                task_version=task_version,
-                repeat=repeat,
-                records=records,
-                settings={**(settings or {}), "response_format": None},
-            )
+            # which asks for JSON in words, and the reply is validated all the same. Not an attempt.
+            del call_settings["response_format"]
+            continue
         except InvalidReplyError as exc:
             exc.record.error = f"invalid judge reply: {exc}"[:300]
             last_error = str(exc)
-            if attempt == 0:
+            attempts_left -= 1
+            if attempts_left:
                 messages = [
                     *prompt.messages,
                     {"role": "assistant", "content": exc.reply.get("content") or ""},

@@ -168,36 +168,26 @@ def _make_handler(litellm: Any) -> Any:
     class LocalLLM(litellm.CustomLLM):
         """Routes completion/embedding calls for provider "local" to the in-process models."""
 
-        def completion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:
-            body = _request_body(messages, kwargs.get("optional_params"))
+        @staticmethod
+        def _complete(model: str, messages: list, kwargs: dict[str, Any]) -> dict[str, Any]:
+            """The one place every chat entry point (sync, async, streaming) goes through."""
             try:
-                result = complete_local(model, body)
+                return complete_local(model, _request_body(messages, kwargs.get("optional_params")))
             except (ValueError, TypeError) as exc:
                 raise _as_litellm_error(litellm, exc, model) from exc
-            return _fill_model_response(kwargs["model_response"], result)
+
+        def completion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:
+            return _fill_model_response(kwargs["model_response"], self._complete(model, messages, kwargs))
 
         async def acompletion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:
-            body = _request_body(messages, kwargs.get("optional_params"))
-            try:
-                result = await asyncio.to_thread(complete_local, model, body)
-            except (ValueError, TypeError) as exc:
-                raise _as_litellm_error(litellm, exc, model) from exc
+            result = await asyncio.to_thread(self._complete, model, messages, kwargs)
             return _fill_model_response(kwargs["model_response"], result)
 
         def streaming(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:
-            body = _request_body(messages, kwargs.get("optional_params"))
-            try:
-                result = complete_local(model, body)
-            except (ValueError, TypeError) as exc:
-                raise _as_litellm_error(litellm, exc, model) from exc
-            yield from _stream_chunks(result)
+            yield from _stream_chunks(self._complete(model, messages, kwargs))
 
         async def astreaming(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:
-            body = _request_body(messages, kwargs.get("optional_params"))
-            try:
-                result = await asyncio.to_thread(complete_local, model, body)
-            except (ValueError, TypeError) as exc:
-                raise _as_litellm_error(litellm, exc, model) from exc
+            result = await asyncio.to_thread(self._complete, model, messages, kwargs)
             for chunk in _stream_chunks(result):
                 yield chunk
 
