@@ -49,25 +49,36 @@ class Project:
         for source in SAMPLE.glob("*.yaml"):
             self.write(f"evals/sample/{source.name}", source.read_text(encoding="utf-8"))
 
-    def pytest(self, *args: str, env: dict[str, str] | None = None, timeout: float = 300) -> RunOutput:
-        report_dir = self.root / "reports"
-        cache_dir = self.root / ".harness-cache"
-        command = [
+    @property
+    def report_dir(self) -> Path:
+        return self.root / "reports"
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.root / ".harness-cache"
+
+    def command(self, *args: str) -> list[str]:
+        """The pytest command line a run of this project uses (for tests that start it themselves)."""
+        return [
             sys.executable,
             "-m",
             "pytest",
             "-p",
             "no:cacheprovider",
             "--report-dir",
-            str(report_dir),
+            str(self.report_dir),
             "--cache-dir",
-            str(cache_dir),
+            str(self.cache_dir),
             *args,
         ]
+
+    def pytest(self, *args: str, env: dict[str, str] | None = None, timeout: float = 300) -> RunOutput:
         full_env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
         full_env.update(env or {})
-        done = subprocess.run(command, cwd=self.root, capture_output=True, text=True, env=full_env, timeout=timeout)
-        return RunOutput(done.returncode, done.stdout, done.stderr, report_dir, cache_dir)
+        done = subprocess.run(
+            self.command(*args), cwd=self.root, capture_output=True, text=True, env=full_env, timeout=timeout
+        )
+        return RunOutput(done.returncode, done.stdout, done.stderr, self.report_dir, self.cache_dir)
 
 
 def stub_args(stub: StubProcess, *extra: str) -> list[str]:

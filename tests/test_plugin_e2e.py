@@ -185,21 +185,7 @@ def test_faults_end_as_results_or_errors_and_a_rerun_completes_without_repaying(
 def test_interrupted_run_loses_nothing_already_paid_for(project: Project, sample_stub: StubProcess) -> None:
     project.copy_sample()
     sample_stub.control(latency_s=0.25)
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-p",
-        "no:cacheprovider",
-        "evals",
-        *stub_args(sample_stub),
-        "--concurrency",
-        "3",
-        "--cache-dir",
-        str(project.root / ".harness-cache"),
-        "--report-dir",
-        str(project.root / "reports"),
-    ]
+    command = project.command("evals", *stub_args(sample_stub), "--concurrency", "3")
     process = subprocess.Popen(command, cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.time() + 30
     while sample_stub.stats()["by_status"].get("200", 0) < 6 and time.time() < deadline:
