@@ -185,6 +185,7 @@ class LLMClient:
         key = cache_key(parts, full_hashes)
         hashes = short_hashes(full_hashes)
         cached = self.cache.get(namespace, key)
+        fresh = False
         if cached is not None:
             reply = cached["reply"]
             record = CallRecord(
@@ -194,69 +195,67 @@ class LLMClient:
                 input_tokens=reply["input_tokens"],
                 output_tokens=reply["output_tokens"],
                 cost_usd=0.0,  # nothing is paid for a cache hit
-                latency_s=0.0,
                 cache_hit=True,
-                attempts=0,
                 parts=hashes,
             )
-            self.stats.started += 1
-            self.stats.add(record)
-            sink.append(record)
-            parsed = None
-            if accept is not None:
-                try:
-                    parsed = accept(reply)
-                except ValueError as exc:
-                    raise InvalidReplyError(str(exc), reply, record) from exc
-            return reply, record, parsed
-        if self.cache.mode is CacheMode.REPLAY:
+            self._settle(record, sink)
+        elif self.cache.mode is CacheMode.REPLAY:
             missed = CallRecord(
                 namespace=namespace, model=request.model, key=key, error="cache miss (replay)", parts=hashes
             )
-            self.stats.started += 1
-            self.stats.add(missed)
-            sink.append(missed)
+            self._settle(missed, sink)
             raise CacheMissError(
                 f"{namespace} call to {request.model} is not in the cache (key {key[:16]}) and "
                 "--cache-mode replay allows no new calls; run `harness cache explain NODEID` to see why"
             )
-        shared = self._inflight.get(key)
-        if shared is not None:  # the same call is already in flight for another item: wait for it
+        elif key in self._inflight:  # the same call is already in flight for another item: wait for it
             try:
-                reply, first = await asyncio.shield(shared)
+                reply, first = await asyncio.shield(self._inflight[key])
             except HarnessError as exc:  # the shared call failed: this item's record says so too
                 failed = CallRecord(
                     namespace=namespace, model=request.model, key=key, error=redact_text(str(exc)), parts=hashes
                 )
-                self.stats.add(failed)
-                sink.append(failed)
+                self._settle(failed, sink)
                 raise
             record = replace(first, cache_hit=True, cost_usd=0.0, latency_s=0.0, attempts=0)
-            self.stats.started += 1
-            self.stats.add(record)
-            sink.append(record)
+            self._settle(record, sink)
         else:
-            future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-            self._inflight[key] = future
-            try:
-                reply, record = await self._call_with_retries(request, namespace, key, sink)
-                record.parts = hashes
-                future.set_result((reply, record))
-                sink.append(record)
-            except BaseException as exc:
-                future.set_exception(exc)
-                future.exception()  # mark retrieved: waiters re-raise it themselves
-                raise
-            finally:
-                self._inflight.pop(key, None)
+            reply, record = await self._call_shared(request, namespace, key, sink)
+            record.parts = hashes
+            sink.append(record)
+            fresh = True
         parsed = None
         if accept is not None:
             try:
                 parsed = accept(reply)
             except ValueError as exc:
                 raise InvalidReplyError(str(exc), reply, record) from exc
-        self.cache.set(namespace, key, {"reply": reply, "cost_usd": record.cost_usd, "key_parts": parts})
+        if fresh:  # only the call that fetched the reply stores it, and only once it was accepted
+            self.cache.set(namespace, key, {"reply": reply, "cost_usd": record.cost_usd, "key_parts": parts})
         return reply, record, parsed
+
+    def _settle(self, record: CallRecord, sink: list[CallRecord]) -> None:
+        """Account a call that was answered (or refused) without going to a provider."""
+        self.stats.started += 1
+        self.stats.add(record)
+        sink.append(record)
+
+    async def _call_shared(
+        self, request: ChatRequest, namespace: str, key: str, sink: list[CallRecord]
+    ) -> tuple[dict[str, Any], CallRecord]:
+        """Make the call, letting identical calls that arrive meanwhile wait for this one."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._inflight[key] = future
+        try:
+            result = await self._call_with_retries(request, namespace, key, sink)
+            future.set_result(result)
+            return result
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: waiters re-raise it themselves
+            raise
+        finally:
+            self._inflight.pop(key, None)
 
     async def _attempt(
         self,
