@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import statistics
+import traceback
 from typing import Any
 
+from harness.errors import HarnessError
 from harness.llm.records import CallRecord
 from harness.scores import Scores
+from harness.secrets import redact_text
 
 RESULT_SCHEMA_VERSION = 1
 
@@ -25,6 +28,15 @@ def usage_of(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def describe_exception(exc: BaseException) -> dict[str, str]:
+    """An error entry for the report: harness errors by their kind, anything else as an internal error."""
+    if isinstance(exc, HarnessError):
+        return {"kind": exc.kind, "message": redact_text(str(exc))}
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    return {"kind": "internal", "message": redact_text(f"{type(exc).__name__}: {exc}{where}")}
+
+
 def build_result(
     *,
     task: Any,
@@ -35,8 +47,6 @@ def build_result(
 ) -> dict[str, Any]:
     """Fold the repeats of a task into one result. Any failed repeat makes the item an error: a mean
     over the repeats that happened to work would be a score nobody produced."""
-    from harness.runner import describe_exception
-
     repeats = []
     errors = []
     for index, run in enumerate(runs):

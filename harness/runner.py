@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from harness.benchmarks import get_benchmark
 from harness.context import ItemContext, Services
-from harness.errors import HarnessError
 from harness.result import build_result
 from harness.scores import Scores
-from harness.secrets import redact_text
 
 
 async def evaluate_task(task: Any, services: Services, repeats: int, pass_threshold: float) -> dict[str, Any]:
@@ -40,15 +37,6 @@ async def evaluate_task(task: Any, services: Services, repeats: int, pass_thresh
         pass_threshold=pass_threshold,
         elapsed_s=time.perf_counter() - started,
     )
-
-
-def describe_exception(exc: BaseException) -> dict[str, str]:
-    """An error entry for the report: harness errors by their kind, anything else as an internal error."""
-    if isinstance(exc, HarnessError):
-        return {"kind": exc.kind, "message": redact_text(str(exc))}
-    frames = traceback.extract_tb(exc.__traceback__)
-    where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
-    return {"kind": "internal", "message": redact_text(f"{type(exc).__name__}: {exc}{where}")}
 
 
 class Runner:
@@ -115,7 +103,7 @@ class Runner:
         future = self._tasks[key]
         if not future.done():
             self._start_ticking()
-            self._loop.run_until_complete(asyncio.wait([future]))
+            self._loop.run_until_complete(future)
         del self._tasks[key]
         return future.result()
 

@@ -176,7 +176,7 @@ def settings_from_options(opt: Any, rootdir: Path) -> Settings:
         if v is not None
     }
     uses_local = any(m and m.startswith("local/") for m in [model, *judges])
-    from harness.judge import self_preference_warnings
+    from harness.self_preference import self_preference_warnings
 
     return Settings(
         model=model,

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from harness.errors import ConfigError
-from harness.judge import PromptLibrary, extract_json, model_family, self_preference_warnings
+from harness.judge import PromptLibrary, extract_json
 from harness.llm.pricing import FREE, load_price_file, price_for
 from harness.llm.retry import backoff_delay, parse_retry_after
 from harness.report.aggregate import summarize
 from harness.scores import Scores
 from harness.secrets import redact
+from harness.self_preference import model_family, self_preference_warnings
 from harness.settings import add_options, settings_from_options
 from harness.tools import calculator
 
