@@ -118,26 +118,28 @@ class OpenAICompatibleTransport:
         except ValueError as exc:
             raise RetryableProviderError(f"malformed JSON body from the server ({exc})", status=status) from exc
 
-    def _require_key(self, base: str) -> None:
-        """OpenAI itself always needs a key: say so at once instead of retrying a 401."""
+    def _endpoint(self, request_base: str | None, path: str) -> str:
+        """The URL of `path`; OpenAI itself always needs a key, so say so at once instead of retrying a 401."""
+        base = self._base(request_base)
         if "api.openai.com" in base and not (self._api_key or os.environ.get("OPENAI_API_KEY")):
             raise ProviderError("OPENAI_API_KEY is not set (or pass --api-base for another OpenAI-compatible server)")
+        return f"{base}/{path}"
 
     async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
-        self._require_key(self._base(request.api_base))
+        url = self._endpoint(request.api_base, "chat/completions")
         payload = {
             "model": provider_model_name(request.model),
             "messages": list(request.messages),
             **{k: v for k, v in request.settings.items() if k != "extra_body"},
             **request.settings.get("extra_body", {}),
         }
-        body = await self._post(f"{self._base(request.api_base)}/chat/completions", payload, timeout)
+        body = await self._post(url, payload, timeout)
         return normalize_chat(body)
 
     async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
-        self._require_key(self._base(request.api_base))
+        url = self._endpoint(request.api_base, "embeddings")
         payload = {"model": provider_model_name(request.model), "input": list(request.texts)}
-        body = await self._post(f"{self._base(request.api_base)}/embeddings", payload, timeout)
+        body = await self._post(url, payload, timeout)
         return normalize_embeddings(body, len(request.texts))
 
     async def close(self) -> None:
