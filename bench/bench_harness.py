@@ -5,6 +5,7 @@ the OpenAI-compatible stub with 200 ms latency. Prints, median of N runs:
   - wall time at --concurrency 64 and 16 next to the ideal (calls x latency / concurrency),
   - CPU time per call (user + sys of the pytest process, divided by 800),
   - peak memory (max RSS) of the pytest process,
+  - a bare aiohttp client on the same calls in the same run (the floor, and a check of the machine's scale),
   - the wall time of a fully cached rerun,
   - `pytest --collect-only` of 1,000 tasks.
 
@@ -75,6 +76,31 @@ def run_pytest(root: Path, args: list[str]) -> tuple[float, float, int, str]:
     return wall, cpu, after.ru_maxrss, done.stdout.strip().splitlines()[-1]
 
 
+BARE_CLIENT = """
+import asyncio, json, sys, aiohttp
+async def main(url, calls, concurrency):
+    limit = asyncio.Semaphore(concurrency)
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        async def one(i):
+            async with limit:
+                body = {"model": "bare", "messages": [{"role": "user", "content": f"Question number {i}"}]}
+                async with session.post(url, data=json.dumps(body), headers={"Content-Type": "application/json"}) as r:
+                    json.loads(await r.read())
+        await asyncio.gather(*(one(i) for i in range(calls)))
+asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
+"""
+
+
+def run_bare_client(url: str, calls: int, concurrency: int) -> tuple[float, float]:
+    """(wall s, CPU s) of a bare aiohttp client making the same calls: the floor on this machine, today."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", BARE_CLIENT, url, str(calls), str(concurrency)], check=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=3)
@@ -118,6 +144,12 @@ def main() -> None:
                 f"CPU {statistics.median(cpus) / calls * 1000:.2f} ms/call, peak RSS {max(rss) / 1024:.0f} MiB"
                 f"   [{tail}]"
             )
+        bare = [run_bare_client(f"{stub.api_base}/chat/completions", calls, 64) for _ in range(args.repeats)]
+        print(
+            f"  bare aiohttp client, same {calls} calls at 64, same run: wall "
+            f"{statistics.median(b[0] for b in bare):.2f} s, "
+            f"CPU {statistics.median(b[1] for b in bare) / calls * 1000:.2f} ms/call   (the floor; the reference figures below were measured once on this machine, not here)"
+        )
         print(f"    targets: wall at 64 {TARGETS['wall_64']}; CPU per call {TARGETS['cpu_per_call']}")
         cache_dir = root / "cache"
         run_pytest(root, [*common, "--concurrency", "64", "--cache-dir", str(cache_dir)])
