@@ -148,7 +148,8 @@ def main() -> None:
         print(
             f"  bare aiohttp client, same {calls} calls at 64, same run: wall "
             f"{statistics.median(b[0] for b in bare):.2f} s, "
-            f"CPU {statistics.median(b[1] for b in bare) / calls * 1000:.2f} ms/call   (the floor; the reference figures below were measured once on this machine, not here)"
+            f"CPU {statistics.median(b[1] for b in bare) / calls * 1000:.2f} ms/call"
+            "   (the floor; the reference figures below were measured once on this machine, not here)"
         )
         print(f"    targets: wall at 64 {TARGETS['wall_64']}; CPU per call {TARGETS['cpu_per_call']}")
         cache_dir = root / "cache"
