@@ -15,38 +15,45 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
+from harness.strict_yaml import YamlProblem, parse_yaml
+
 TASK_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 TAG_PATTERN = r"^[a-z][a-z0-9_]*$"
 
-TaskId = Annotated[str, StringConstraints(pattern=TASK_ID_PATTERN, max_length=200)]
+TaskId = Annotated[str, StringConstraints(pattern=TASK_ID_PATTERN, max_length=120)]
 Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN, max_length=64)]
+MAX_VERSION = 1_000_000
+# Every model of a task file refuses NaN and infinity (they are not JSON) and unknown fields.
+STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class TaskMetadata(BaseModel):
     """What a task costs a professional and how it ages; used by reports, the index and `-m`."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = STRICT
 
     expert_minutes: float | None = Field(
-        default=None, ge=0, description="Minutes a professional needs for the task by hand."
+        default=None, ge=0, le=100_000, description="Minutes a professional needs for the task by hand."
     )
     mode: Literal["static", "dynamic"] = Field(
         default="static", description="dynamic: the ground truth changes over time and must be re-collected."
     )
     collected: dt.date | None = Field(default=None, description="When the ground truth was collected.")
     tags: tuple[Tag, ...] = Field(default=(), description="Free labels; each also becomes a pytest marker.")
-    source: str | None = Field(default=None, description="Where the task comes from.")
+    source: str | None = Field(default=None, max_length=2000, description="Where the task comes from.")
 
 
 class TaskBase(BaseModel):
     """Fields every task has, whatever its benchmark kind."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = STRICT
 
     id: TaskId = Field(description="Unique within its file; the pytest item is `file.yaml::<id>`.")
     suite: str = Field(default="", description="Set from the file; do not write it per task.")
     kind: str = Field(description="The benchmark kind that solves and scores the task.")
-    version: int = Field(ge=1, description="Bump when the task changes; cached answers are keyed by it.")
+    version: int = Field(
+        ge=1, le=MAX_VERSION, description="Bump when the task changes; cached answers are keyed by it."
+    )
     metadata: TaskMetadata = Field(default_factory=TaskMetadata)
     pass_threshold: float | None = Field(
         default=None, ge=0, le=100, description="Score (0..100) needed to pass; overrides the suite's."
@@ -56,9 +63,11 @@ class TaskBase(BaseModel):
 class SuiteFile(BaseModel):
     """The top level of a task file."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    suite: str | None = Field(default=None, description="Suite name; defaults to the folder name.")
+    suite: str | None = Field(
+        default=None, pattern=TASK_ID_PATTERN, max_length=80, description="Suite name; defaults to the folder name."
+    )
     pass_threshold: float | None = Field(default=None, ge=0, le=100)
     defaults: dict[str, Any] = Field(
         default_factory=dict, description="Fields merged into every task (metadata merged key by key)."
@@ -103,14 +112,9 @@ def load_task_file(path: Path, display_path: str | None = None) -> LoadedFile:
         loaded.problems.append(TaskProblem(shown, 1, f"cannot read file: {exc}"))
         return loaded
     try:
-        node, data = _parse_yaml(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        loaded.problems.append(TaskProblem(shown, line, f"YAML syntax error: {exc.problem or exc}"))
-        return loaded
-    except yaml.YAMLError as exc:
-        loaded.problems.append(TaskProblem(shown, 1, f"YAML error: {exc}"))
+        node, data = parse_yaml(text)
+    except YamlProblem as exc:
+        loaded.problems.append(TaskProblem(shown, exc.line, exc.message))
         return loaded
     if not isinstance(data, dict):
         got = type(data).__name__ if data is not None else "an empty file"
@@ -134,6 +138,8 @@ def load_task_file(path: Path, display_path: str | None = None) -> LoadedFile:
     for index, raw in enumerate(header.tasks):
         task_line = task_lines[index] if index < len(task_lines) else 1
         raw_id = raw.get("id") if isinstance(raw, dict) else None
+        if isinstance(raw_id, str) and len(raw_id) > 120:
+            raw_id = None  # too long to be an id (the error says so); never a name of that size
         label = f"task {raw_id!r}" if isinstance(raw_id, str) else f"tasks[{index}]"
         if not isinstance(raw, dict):
             loaded.problems.append(
@@ -170,18 +176,6 @@ def load_task_file(path: Path, display_path: str | None = None) -> LoadedFile:
         first_line_of_id[task.id] = task_line
         loaded.tasks.append((task, task_line))
     return loaded
-
-
-def _parse_yaml(text: str) -> tuple[yaml.Node | None, Any]:
-    """Parse once, keeping the node tree so errors can point at lines."""
-    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    loader = loader_cls(text)
-    try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    finally:
-        loader.dispose()
-    return node, data
 
 
 def _line_of(node: yaml.Node | None, loc: tuple[Any, ...]) -> int:

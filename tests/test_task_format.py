@@ -27,6 +27,18 @@ tasks:
 """
 
 
+GOOD = """\
+tasks:
+  - id: a
+    kind: qa
+    version: 1
+    metadata:
+      {expert_minutes: 3, collected: 2026-11-01}
+    inputs: {prompt: hi}
+    ground_truth: {answer: x}
+"""
+
+
 def write(tmp_path: Path, text: str, name: str = "tasks.yaml") -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
@@ -80,6 +92,24 @@ def test_valid_file_loads_typed_tasks_with_defaults_merged(tmp_path: Path) -> No
         ("tasks:\n  - id: a\n    kind: qa\n  version: 1\n", 4, "YAML syntax error"),
         ("- just\n- a list\n", 1, "expected a mapping with a 'tasks' list"),
         ("tasks: []\n", 1, "field 'tasks': List should have at least 1 item"),
+        (GOOD.replace("collected: 2026-11-01", "collected: 2026-13-45"), 6, "cannot read timestamp value '2026-13-45'"),
+        (GOOD.replace("version: 1", "version: !!int abc"), 4, "cannot read int value 'abc'"),
+        (GOOD.replace("version: 1", "version: 123456789012345678901234567890123456789012345678901"), 4, "out of range"),
+        (GOOD.replace("version: 1", "version: 2000000"), 4, "field 'version': Input should be less than or equal"),
+        (GOOD.replace("expert_minutes: 3", "expert_minutes: 1e400"), 6, "field 'metadata.expert_minutes'"),
+        (GOOD.replace("expert_minutes: 3", "expert_minutes: .inf"), 6, "is not a finite number"),
+        (GOOD.replace("    kind: qa\n", "    kind: qa\n    kind: qa\n"), 4, "duplicate key 'kind' (first at line 3)"),
+        (
+            GOOD.replace("ground_truth: {answer: x}", "ground_truth: {answer: x, answer: y}"),
+            8,
+            "duplicate key 'answer'",
+        ),
+        (
+            GOOD.replace("id: a", "id: !!python/object/apply:os.system [echo hi]"),
+            2,
+            "could not determine a constructor",
+        ),
+        (GOOD.replace("id: a", "id: " + "x" * 1_000_000), 2, "String should have at most 120 characters"),
     ],
 )
 def test_malformed_entries_name_file_line_and_field(tmp_path: Path, text: str, line: int, needle: str) -> None:
@@ -89,7 +119,43 @@ def test_malformed_entries_name_file_line_and_field(tmp_path: Path, text: str, l
     first = str(loaded.problems[0])
     assert first.startswith(f"evals/x/tasks.yaml:{line}: "), first
     assert needle in first
-    assert "\n" not in first
+    assert "\n" not in first and len(first) < 400, "one short line, even for a huge value"
+
+
+def test_the_good_file_of_the_malformed_cases_loads() -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        loaded = load_task_file(write(Path(folder), GOOD))
+    assert loaded.problems == [] and [t.id for t, _ in loaded.tasks] == ["a"]
+
+
+def test_an_alias_bomb_is_refused_quickly(tmp_path: Path) -> None:
+    import time
+
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]" for i in range(8)]
+    lines += ["tasks: [*i]"]
+    started = time.perf_counter()
+    loaded = load_task_file(write(tmp_path, "\n".join(lines) + "\n"))
+    assert time.perf_counter() - started < 2
+    assert "aliases" in str(loaded.problems[0])
+
+
+def test_every_committed_task_file_matches_the_published_schema() -> None:
+    """The JSON Schema editors use must accept what the project ships (and what the loader accepts)."""
+    import yaml
+
+    jsonschema = pytest.importorskip("jsonschema")
+    root = Path(__file__).resolve().parent.parent
+    schema = json.loads((root / "docs" / "task.schema.json").read_text())
+    files = sorted((root / "evals").rglob("*.yaml"))
+    assert files
+    for path in files:
+        data = json.loads(json.dumps(yaml.safe_load(path.read_text()), default=str))
+        jsonschema.validate(data, schema)
+        loaded = load_task_file(path)
+        assert loaded.problems == [], f"{path}: {loaded.problems[:3]}"
 
 
 def test_duplicate_ids_point_at_the_second_and_keep_the_first(tmp_path: Path) -> None:
