@@ -1,13 +1,15 @@
-"""Task files as pytest collectors and tasks as pytest items.
+"""Task files as pytest collectors, and one pytest item per (task, variant, repeat).
 
-Invalid entries become items that error with a one-line, file:line message, instead of collection errors,
+Invalid entries become items that error with one located line per problem, instead of collection errors,
 because pytest stops the whole session on a collection error and one bad task must not stop the others.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,11 @@ from harness.run_state import RUN_STATE, SETTINGS
 from harness.task import TaskProblem, load_task_file
 
 TASK_SUFFIXES = (".yaml", ".yml")
+MAX_NAME = 80
+# Items in flight per process, as a multiple of --concurrency. Items enter in collection order, so early
+# ones finish (and are reported) first; a wide window keeps every call slot busy to the end of a run (with
+# 2x, the last items' second calls ran almost alone: a tail of about one call latency).
+ITEM_WINDOW = 8
 
 
 def is_task_file(path: Path) -> bool:
@@ -27,24 +34,101 @@ def is_task_file(path: Path) -> bool:
     return path.suffix in TASK_SUFFIXES and "evals" in path.parts[:-1]
 
 
+def item_name(task_id: str, variant: str | None, repeat: int, repeats: int) -> str:
+    """`id`, `id[variant]`, `id[r1]` or `id[variant/r1]`: `-k variant` selects by variant, repeats 0-based."""
+    parts = [p for p in (variant, f"r{repeat}" if repeats > 1 else None) if p]
+    return f"{task_id}[{'/'.join(parts)}]" if parts else task_id
+
+
+def parse_item_name(name: str) -> tuple[str, str | None, int]:
+    """(task id, variant, repeat) from an item name made by `item_name`."""
+    task_id, _, rest = name.partition("[")
+    variant, repeat = None, 0
+    for part in rest.rstrip("]").split("/") if rest else []:
+        if part[:1] == "r" and part[1:].isdigit():
+            repeat = int(part[1:])
+        elif part:
+            variant = part
+    return task_id, variant, repeat
+
+
+def short_name(text: str) -> str:
+    """A name safe to show: long or odd names are cut and tagged with a hash so they stay unique."""
+    if len(text) <= MAX_NAME and "::" not in text:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:8]
+    return f"{text[:40].replace('::', '_')}...{digest}"
+
+
 class ScoreBelowThreshold(AssertionError):
     """The item ran and was scored, but below its pass threshold: a failure, not an error."""
+
+
+@dataclass(frozen=True)
+class ItemSpec:
+    """What an item evaluates; it is also the work unit the runner schedules."""
+
+    task: Any
+    variant: str | None
+    repeat: int
+    task_path: Path
 
 
 class TaskFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         shown = _display_path(self.path, self.config)
+        try:
+            yield from self._collect(shown)
+        except Exception as exc:  # a bug in a kind's validator must not stop the session
+            problem = TaskProblem(shown, 1, f"cannot load this file: {type(exc).__name__}: {str(exc)[:300]}")
+            yield InvalidTaskItem.from_parent(
+                self, name="invalid-file", problems=[problem], suite=self.path.parent.name
+            )
+
+    def _collect(self, shown: str) -> Iterator[pytest.Item]:
+        from harness.benchmarks import get_benchmark
+
+        settings = self.config.stash[SETTINGS]
         loaded = load_task_file(self.path, shown)
         by_task: dict[Any, list[TaskProblem]] = defaultdict(list)
         for problem in loaded.problems:
             by_task[problem.task_index if problem.task_index is not None else f"file@{problem.line}"].append(problem)
-        used_names: set[str] = {task.id for task, _ in loaded.tasks}
+        checks = _collection_checks(self.config)
+        good = []
+        for task, line in loaded.tasks:
+            problems = [
+                TaskProblem(shown, line, f"task {task.id!r}: {message}")
+                for message in get_benchmark(task.kind).check(task, self.path, checks)
+            ]
+            if problems:
+                by_task[f"task:{task.id}"].extend(problems)
+            else:
+                good.append((task, line))
+        used_names: set[str] = {task.id for task, _ in good}
         for key, problems in by_task.items():
             name = _invalid_item_name(key, problems, used_names)
             used_names.add(name)
             yield InvalidTaskItem.from_parent(self, name=name, problems=problems, suite=loaded.suite)
-        for task, line in loaded.tasks:
-            yield TaskItem.from_parent(self, name=task.id, task=task, line=line, suite_threshold=loaded.pass_threshold)
+        for task, line in good:
+            benchmark = get_benchmark(task.kind)
+            for variant in benchmark.variants(task, settings):
+                for repeat in range(settings.repeats):
+                    yield TaskItem.from_parent(
+                        self,
+                        name=item_name(task.id, variant, repeat, settings.repeats),
+                        spec=ItemSpec(task=task, variant=variant, repeat=repeat, task_path=self.path),
+                        line=line,
+                        display_path=shown,
+                        suite_threshold=loaded.pass_threshold,
+                    )
+
+
+def _collection_checks(config: pytest.Config) -> Any:
+    from harness.benchmarks import CollectionChecks
+    from harness.services import prompt_library
+
+    settings = config.stash[SETTINGS]
+    return CollectionChecks(prompts=prompt_library(settings.rootdir), fixtures_dir=settings.fixtures_dir)
 
 
 def _display_path(path: Path, config: pytest.Config) -> str:
@@ -56,11 +140,12 @@ def _display_path(path: Path, config: pytest.Config) -> str:
 
 def _invalid_item_name(key: Any, problems: list[TaskProblem], used: set[str]) -> str:
     task_id = problems[0].task_id
-    base = (
-        task_id
-        if isinstance(task_id, str) and task_id and "::" not in task_id
-        else (f"tasks[{key}]" if isinstance(key, int) else f"invalid-file-line{problems[0].line}")
-    )
+    if isinstance(key, str) and key.startswith("task:"):
+        base = key[len("task:") :]
+    elif isinstance(task_id, str) and task_id:
+        base = short_name(task_id)
+    else:
+        base = f"tasks[{key}]" if isinstance(key, int) else f"invalid-file-line{problems[0].line}"
     name, n = base, 2
     while name in used:
         name, n = f"{base}#{n}", n + 1
@@ -73,16 +158,52 @@ def _register_marker(config: pytest.Config, name: str, what: str) -> None:
         config.addinivalue_line("markers", line)
 
 
-class TaskItem(pytest.Item):
-    """One task. Setup does the model work (so a provider or judge failure is a pytest error); the call
-    phase only compares the score with the pass threshold (so a low score is a pytest failure)."""
+def reject_duplicate_ids(items: list[pytest.Item]) -> list[pytest.Item]:
+    """A task id is unique within its suite across files (reports, baselines and the index key on it):
+    the second and later definitions become errors that name the first."""
+    first: dict[tuple[str, str], str] = {}
+    out: list[pytest.Item] = []
+    replaced: set[tuple[str, str, str]] = set()
+    for item in items:
+        if not isinstance(item, TaskItem):
+            out.append(item)
+            continue
+        task = item.spec.task
+        key = (task.suite, task.id)
+        where = f"{item.display_path}:{item.line}"
+        origin = first.setdefault(key, where)
+        if origin.rsplit(":", 1)[0] == where.rsplit(":", 1)[0]:
+            out.append(item)
+            continue
+        marker = (task.suite, task.id, where)
+        if marker in replaced:
+            continue  # one error item per duplicate definition, not one per variant and repeat
+        replaced.add(marker)
+        problem = TaskProblem(
+            item.display_path,
+            item.line,
+            f"duplicate task id {task.id!r} in suite {task.suite!r} (first defined at {origin})",
+        )
+        parent = item.parent
+        assert parent is not None
+        out.append(InvalidTaskItem.from_parent(parent, name=task.id, problems=[problem], suite=task.suite))
+    return out
 
-    def __init__(self, *, task: Any, line: int, suite_threshold: float | None, **kwargs: Any) -> None:
+
+class TaskItem(pytest.Item):
+    """One (task, variant, repeat). Setup does the model work (so a provider or judge failure is a pytest
+    error); the call phase only compares the score with the pass threshold (a low score is a failure)."""
+
+    def __init__(
+        self, *, spec: ItemSpec, line: int, display_path: str, suite_threshold: float | None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
-        self.task = task
+        self.spec = spec
         self.line = line
+        self.display_path = display_path
         self.suite_threshold = suite_threshold
         self.result: dict[str, Any] | None = None
+        task = spec.task
         self.add_marker("harness_task")
         for marker, what in (
             (task.kind, "benchmark kind"),
@@ -91,6 +212,10 @@ class TaskItem(pytest.Item):
         ):
             _register_marker(self.config, marker, what)
             self.add_marker(marker)
+
+    @property
+    def task(self) -> Any:
+        return self.spec.task
 
     @property
     def pass_threshold(self) -> float:
@@ -109,20 +234,17 @@ class TaskItem(pytest.Item):
             from harness.services import build_services
 
             settings = self.config.stash[SETTINGS]
-            progress = state.progress
+            shared = xdist_support.is_worker(self.config)
             state.runner = Runner(
-                lambda: build_services(settings, state.run_id),
-                repeats=settings.repeats,
-                max_items_in_flight=2 * settings.concurrency,
-                on_tick=progress.tick if progress is not None else None,
-                tick_interval_s=progress.interval_s if progress is not None else 2.0,
+                lambda: build_services(settings, state.run_id, shared_cache=shared),
+                max_items_in_flight=ITEM_WINDOW * settings.concurrency,
             )
-            if progress is not None:
-                progress.attach(state.runner)
+            if state.progress is not None:
+                state.progress.attach(state.runner)
         return state.runner
 
     def start_work(self) -> None:
-        self._runner().start(self.nodeid, self.task, self.pass_threshold)
+        self._runner().start(self.nodeid, self.spec, self.pass_threshold)
 
     def setup(self) -> None:
         runner = self._runner()
@@ -132,7 +254,9 @@ class TaskItem(pytest.Item):
                 other = items[index] if 0 <= index < len(items) else None
                 if isinstance(other, TaskItem) and other is not self:
                     other.start_work()
-        self.result = runner.wait(self.nodeid, self.task, self.pass_threshold)
+        state = self.config.stash[RUN_STATE]
+        tick = state.progress.tick if state.progress is not None else None
+        self.result = runner.wait(self.nodeid, self.spec, self.pass_threshold, on_tick=tick)
         self.user_properties.extend(
             [
                 ("harness_task_version", self.task.version),
@@ -143,7 +267,7 @@ class TaskItem(pytest.Item):
         )
         error = self.result["error"]
         if error is not None:
-            raise ItemError(f"[{error['kind']}] {error['message']}")
+            raise ItemError(f"[{error['kind']}] {error['message']}", traceback=error.get("traceback"))
 
     def runtest(self) -> None:
         assert self.result is not None
@@ -152,31 +276,35 @@ class TaskItem(pytest.Item):
                 f"score {self.result['score']:.1f} is below the pass threshold {self.result['pass_threshold']:g}"
             )
 
-    def result_for_report(self, when: str, outcome: str) -> dict[str, Any] | None:
+    def result_for_report(self, when: str, outcome: str, error: dict[str, str] | None) -> dict[str, Any] | None:
         if when == "setup" and outcome != "passed":
             if self.result is not None:
                 return self.result
-            return error_result(
-                task_id=self.task.id,
-                suite=self.task.suite,
-                kind=self.task.kind,
-                error={"kind": "internal", "message": "setup failed before the task ran"},
+            from harness.benchmarks import get_benchmark
+
+            spec = self.spec
+            result = error_result(
+                task=spec.task,
+                variant=spec.variant,
+                repeat=spec.repeat,
+                error=error or {"kind": "internal", "message": "setup failed before the task ran"},
             )
+            result["labels"] = get_benchmark(spec.task.kind).labels(spec.task)
+            return result
         if when == "call":
             return self.result
         return None
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
-        if isinstance(excinfo.value, HarnessError | ScoreBelowThreshold):
-            return str(excinfo.value)
-        return str(super().repr_failure(excinfo, style=style))
-
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, self.line - 1, f"{self.task.suite}::{self.task.id}"
+        return self.path, self.line - 1, f"{self.task.suite}::{self.name}"
 
 
 class ItemError(HarnessError):
     """Raised in setup to turn an item's error result into a pytest error."""
+
+    def __init__(self, message: str, traceback: str | None = None) -> None:
+        super().__init__(message)
+        self.traceback = traceback
 
 
 class InvalidTaskItem(pytest.Item):
@@ -198,15 +326,15 @@ class InvalidTaskItem(pytest.Item):
     def runtest(self) -> None:  # never reached: setup always raises
         raise TaskFileError(self.message)
 
-    def result_for_report(self, when: str, outcome: str) -> dict[str, Any] | None:
+    def result_for_report(self, when: str, outcome: str, error: dict[str, str] | None) -> dict[str, Any] | None:
         if when != "setup":
             return None
         return error_result(
-            task_id=self.name, suite=self.suite, kind=None, error={"kind": "invalid-task", "message": self.message}
+            task=None,
+            task_id=self.name,
+            suite=self.suite,
+            error={"kind": "invalid-task", "message": self.message},
         )
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
-        return self.message
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.problems[0].line - 1, f"invalid task: {self.name}"

@@ -1,21 +1,89 @@
-"""What a benchmark may use while it works on one task: the system under test, judges, embeddings.
+"""What a benchmark may use while it works on one item: the system under test, the base model, judges,
+embeddings, the task's files, per-process resources and stage labels.
 
-Benchmarks see only this object, so they stay independent of pytest, caching and routing.
+Benchmarks see only this object, so they stay independent of pytest, caching and routing: every model
+call made through it is cached, budgeted, recorded (with its stage) and replayable.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from harness.judge import PromptLibrary, Verdict, judge_panel
+from harness.errors import ConfigError, JudgeError
+from harness.judge import PromptLibrary, TextParser, Verdict, judge_once, judge_panel
 from harness.llm.client import LLMClient
 from harness.llm.records import CallRecord
-from harness.llm.request import EmbeddingRequest
-from harness.solvers import Answer, CallScope, Solver
+from harness.llm.request import ChatRequest, EmbeddingRequest
+from harness.llm.stages import stage
+from harness.model_handle import ModelHandle
+from harness.solvers import Answer, CallScope, LoopLimits, Solver
 from harness.tools import Tool
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """A model and where it is served: base URL and the name of the variable holding its key."""
+
+    model: str
+    api_base: str | None = None
+    key_env: str | None = None
+
+
+class Resources:
+    """Per-process values built once and shared by every item (a search index, an ad index).
+
+    A build runs off the event loop; concurrent items asking for the same key wait for one build. A
+    failed build is remembered, so each item gets the same error at once instead of building again.
+    With `persist`, the builder gets a folder of its own under the cache directory to keep its files
+    across runs (it decides what to store and when it is stale; the key should name the inputs' version).
+    """
+
+    def __init__(self, store_dir: Path | None) -> None:
+        self._store_dir = store_dir
+        self._values: dict[str, Any] = {}
+        self._failures: dict[str, BaseException] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def folder_for(self, key: str) -> Path | None:
+        if self._store_dir is None:
+            return None
+        return self._store_dir / hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+
+    async def get(self, key: str, build: Callable[..., Any], *, persist: bool = False) -> Any:
+        if key in self._values:
+            return self._values[key]
+        if key in self._failures:
+            raise self._failures[key]
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            if key in self._values:
+                return self._values[key]
+            if key in self._failures:
+                raise self._failures[key]
+            args: tuple[Any, ...] = ()
+            if persist:
+                folder = self.folder_for(key)
+                if folder is not None:
+                    folder.mkdir(parents=True, exist_ok=True)
+                args = (folder,)
+            try:
+                if inspect.iscoroutinefunction(build):
+                    value = await build(*args)
+                else:
+                    value = await asyncio.to_thread(build, *args)
+            except Exception as exc:
+                self._failures[key] = exc
+                raise
+            self._values[key] = value
+            return value
 
 
 @dataclass
@@ -24,49 +92,184 @@ class Services:
 
     client: LLMClient
     solver: Solver
-    judge_models: list[str]
-    judge_api_base: str | None
-    embedding_model: str
-    embedding_api_base: str | None
+    base: Endpoint  # --model: the system under test's model, and the base model of pipelines
+    judges: list[Endpoint]
+    embedding: Endpoint
     prompts: PromptLibrary
+    fixtures_dir: Path
+    resources: Resources
+    options: dict[str, Any] = field(default_factory=dict)  # benchmark-declared options, by dest name
+    sut_settings: dict[str, Any] = field(default_factory=dict)
+    agent: bool = False  # the system under test is the user's agent, not --model itself
+
+    @property
+    def judge_models(self) -> list[str]:
+        return [j.model for j in self.judges]
 
 
 @dataclass
 class ItemContext:
+    """One item: (task, variant, repeat)."""
+
     task: Any
-    repeat: int
     services: Services
+    variant: str | None = None
+    repeat: int = 0
+    task_path: Path | None = None
     records: list[CallRecord] = field(default_factory=list)
+    judges: list[dict[str, Any]] = field(default_factory=list)  # every judge's verdict or failure, in order
+
+    stage = staticmethod(stage)
+
+    # -- files and resources --------------------------------------------------------------------
+
+    @property
+    def fixtures_dir(self) -> Path:
+        return self.services.fixtures_dir
+
+    def path(self, relative: str) -> Path:
+        """A path written in the task file, relative to that file's folder."""
+        base = self.task_path.parent if self.task_path is not None else Path.cwd()
+        return (base / relative).resolve()
+
+    def option(self, name: str, default: Any = None) -> Any:
+        """A benchmark-declared command-line option (by its dest name)."""
+        return self.services.options.get(name, default)
+
+    async def resource(self, key: str, build: Callable[..., Any], *, persist: bool = False) -> Any:
+        return await self.services.resources.get(key, build, persist=persist)
+
+    # -- model work ------------------------------------------------------------------------------
 
     @property
     def scope(self) -> CallScope:
         return CallScope(task_version=self.task.version, repeat=self.repeat, records=self.records)
 
-    async def solve(self, prompt: str, *, system: str | None = None, tools: list[Tool] | None = None) -> Answer:
-        """Ask the system under test."""
-        info = {
+    def task_info(self) -> dict[str, Any]:
+        return {
             "id": self.task.id,
             "suite": self.task.suite,
+            "kind": self.task.kind,
             "version": self.task.version,
+            "variant": self.variant,
+            "repeat": self.repeat,
             "metadata": self.task.metadata.model_dump(mode="json"),
         }
-        return await self.services.solver.solve(prompt, system=system, tools=tools or [], scope=self.scope, task=info)
 
-    async def judge(self, template: str, variables: dict[str, Any], schema_model: type[BaseModel]) -> list[Verdict]:
-        """Ask every judge of the panel to fill `schema_model` from the rendered template."""
+    def model_handle(self) -> ModelHandle:
+        """The base model for code that is not a benchmark (a user's agent): cached, budgeted, recorded."""
+        return ModelHandle(self.services.client, self.services.base, self.services.embedding, self.scope)
+
+    async def solve(
+        self,
+        prompt: str,
+        *,
+        system: str | None = None,
+        tools: list[Tool] | None = None,
+        limits: LoopLimits | None = None,
+    ) -> Answer:
+        """Ask the system under test (the model with its tool loop within `limits`, or the user's agent)."""
+        return await self.services.solver.solve(
+            prompt,
+            system=system,
+            tools=tools or [],
+            scope=self.scope,
+            task=self.task_info(),
+            model=self.model_handle(),
+            limits=limits,
+        )
+
+    async def chat(self, messages: list[dict[str, Any]], **settings: Any) -> dict[str, Any]:
+        """One call to the base model (`--model`), for pipelines that are not a single solve. Returns the
+        normalized reply (content, tool_calls, finish_reason, input_tokens, output_tokens)."""
+        base = self.services.base
+        request = ChatRequest.build(base.model, messages, api_base=base.api_base, key_env=base.key_env, **settings)
+        reply, _, _ = await self.services.client.chat(
+            request, namespace="sut", task_version=self.task.version, repeat=self.repeat, records=self.records
+        )
+        return reply
+
+    async def judge(
+        self,
+        template: str,
+        variables: dict[str, Any],
+        schema_model: type[BaseModel],
+        *,
+        settings: dict[str, Any] | None = None,
+        text_parser: TextParser | None = None,
+        name: str | None = None,
+    ) -> list[Verdict]:
+        """Ask every judge of the panel to fill `schema_model` from the rendered template. Each judge's
+        verdict or failure is recorded (`ctx.judges`); if any judge failed, the item is a judge error that
+        names it (a score from part of a panel is not the score the panel would give)."""
         prompt = self.services.prompts.render(template, variables)
-        return await judge_panel(
+        first = self.services.judges[0]
+        panel = await judge_panel(
             self.services.client,
             models=self.services.judge_models,
             prompt=prompt,
             schema_model=schema_model,
-            api_base=self.services.judge_api_base,
+            api_base=first.api_base,
+            key_env=first.key_env,
             task_version=self.task.version,
             repeat=self.repeat,
             records=self.records,
+            settings=settings,
+            text_parser=text_parser,
         )
+        label = name or template
+        for verdict in panel.verdicts:
+            self.judges.append({"judge": verdict.model, "template": label, "ok": True, "value": verdict.value})
+        for model, reason in panel.failures.items():
+            self.judges.append({"judge": model, "template": label, "ok": False, "error": reason})
+        if panel.failures:
+            failed = ", ".join(f"{m}: {r}" for m, r in panel.failures.items())
+            raise JudgeError(
+                f"{len(panel.failures)} of {len(self.services.judges)} judges gave no verdict for {label} ({failed})"
+            )
+        return panel.verdicts
+
+    async def generate_once(
+        self,
+        template: str,
+        variables: dict[str, Any],
+        schema_model: type[BaseModel],
+        *,
+        model: str,
+        settings: dict[str, Any] | None = None,
+        text_parser: TextParser | None = None,
+    ) -> Verdict:
+        """A judge-side call made once per task and model, whatever the variant, repeat or system under
+        test (e.g. a rubric written from the ground truth): its key holds no repeat, so every item of the
+        task, in this run and later ones, reads the same cached reply. It must not depend on the answer."""
+        endpoint = next((j for j in self.services.judges if j.model == model), self.services.judges[0])
+        prompt = self.services.prompts.render(template, variables)
+        try:
+            return await judge_once(
+                self.services.client,
+                model=model,
+                prompt=prompt,
+                schema_model=schema_model,
+                api_base=endpoint.api_base,
+                key_env=endpoint.key_env,
+                task_version=self.task.version,
+                repeat=None,
+                records=self.records,
+                settings=settings,
+                text_parser=text_parser,
+            )
+        except Exception as exc:
+            self.judges.append({"judge": model, "template": template, "ok": False, "error": str(exc)[:300]})
+            raise
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
-        request = EmbeddingRequest(self.services.embedding_model, tuple(texts), self.services.embedding_api_base)
+        embedding = self.services.embedding
+        request = EmbeddingRequest(embedding.model, tuple(texts), embedding.api_base, embedding.key_env)
         vectors, _ = await self.services.client.embed(request, records=self.records)
         return vectors
+
+    def require_base_model(self, what: str) -> str:
+        """The base model's name, for benchmarks whose pipelines call it directly."""
+        if not self.services.base.model:
+            raise ConfigError(f"{what} needs a base model: pass --model")
+        return self.services.base.model

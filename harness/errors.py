@@ -56,6 +56,12 @@ class JudgeError(HarnessError):
     kind = "judge"
 
 
+class AgentError(HarnessError):
+    """The user's agent crashed, hung, exited non-zero or answered something that cannot be read."""
+
+    kind = "agent"
+
+
 class ConfigError(HarnessError):
     """Options that cannot work together, or a system under test that cannot be loaded."""
 

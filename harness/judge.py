@@ -1,7 +1,13 @@
-"""The judge toolkit: render a prompt template, ask for JSON, validate it, retry once, or fail loudly.
+"""The judge toolkit: render a prompt template, ask for a verdict, validate it, retry once, or fail loudly.
 
 A judge that cannot produce a valid verdict is an error for the item, never a silent zero. The template's
 hash is part of the cache key, so editing a prompt re-asks the judge.
+
+Text from the system under test is data. Benchmarks pass it wrapped in `Untrusted`, and templates must
+render it with the `data` filter, which puts it inside a section whose closing marker is derived from a
+hash of the text itself: the text cannot contain its own closing marker, so it cannot end the section
+early or forge the template's own wording after it. Rendering an `Untrusted` value any other way is an
+error, so a template cannot leak an answer into the prompt raw by mistake.
 """
 
 from __future__ import annotations
@@ -10,7 +16,8 @@ import asyncio
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +30,27 @@ from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest
 
 FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
+DEFAULT_JUDGE_SETTINGS: dict[str, Any] = {"temperature": 0, "max_tokens": 1024}
+
+
+class Untrusted(str):
+    """Text that came from the system under test (or any other party the judge must not obey)."""
+
+    __slots__ = ()
+
+
+def data_section(text: Any, name: str = "data") -> str:
+    """`text` between an opening and a closing marker that `text` cannot contain: the marker carries a
+    hash of the text, so writing the marker into the text changes the hash it would have to match."""
+    body = str(text)
+    label = re.sub(r"[^a-z0-9_-]", "", name.lower())[:32] or "data"
+    salt = 0
+    while True:
+        digest = hashlib.sha256(f"{label}:{salt}:{body}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        end = f"<<<END {label} {digest}>>>"
+        if end not in body:
+            return f"<<<BEGIN {label} {digest}>>>\n{body}\n{end}"
+        salt += 1  # unreachable in practice: it would need the text to predict its own hash
 
 
 @dataclass(frozen=True)
@@ -41,9 +69,17 @@ class Verdict:
     reasoning: str | None
 
 
+@dataclass
+class PanelResult:
+    """Every judge's verdict, and the judges that could not give one (model -> reason)."""
+
+    verdicts: list[Verdict] = field(default_factory=list)
+    failures: dict[str, str] = field(default_factory=dict)
+
+
 class PromptLibrary:
-    """Jinja templates under a prompts directory. A template may define blocks `system` and `user`;
-    without blocks, the whole rendering is the user message."""
+    """Jinja templates under a list of prompt folders (the project's first). A template may define blocks
+    `system` and `user`; without blocks, the whole rendering is the user message."""
 
     def __init__(self, roots: list[Path]) -> None:
         import jinja2
@@ -56,7 +92,20 @@ class PromptLibrary:
             keep_trailing_newline=False,
             trim_blocks=True,
             lstrip_blocks=True,
+            finalize=_refuse_raw_untrusted,
+            auto_reload=False,  # templates do not change during a run; no stat() per render
         )
+        self._env.filters["data"] = _data_filter
+        self._env.filters["tojson_data"] = lambda value: json.dumps(value, ensure_ascii=False, indent=1)
+
+    def exists(self, name: str) -> bool:
+        import jinja2
+
+        try:
+            self._env.loader.get_source(self._env, name)  # type: ignore[union-attr]
+        except jinja2.TemplateNotFound:
+            return False
+        return True
 
     @lru_cache(maxsize=256)  # noqa: B019 - one library per run; templates do not change mid-run
     def template_hash(self, name: str) -> str:
@@ -84,7 +133,25 @@ class PromptLibrary:
                 messages = [{"role": "user", "content": template.render(**variables).strip()}]
         except jinja2.UndefinedError as exc:
             raise JudgeError(f"prompt template {name!r}: {exc}") from exc
+        except _RawUntrustedError as exc:
+            raise JudgeError(f"prompt template {name!r}: {exc}") from exc
         return RenderedPrompt(tuple(messages), self.template_hash(name))
+
+
+class _RawUntrustedError(ValueError):
+    pass
+
+
+def _refuse_raw_untrusted(value: Any) -> Any:
+    if isinstance(value, Untrusted):
+        raise _RawUntrustedError(
+            "text from the system under test must be rendered with the data filter, e.g. {{ answer | data('answer') }}"
+        )
+    return value
+
+
+def _data_filter(value: Any, name: str = "data") -> str:
+    return data_section(str(value), name)
 
 
 def extract_json(text: str) -> Any:
@@ -98,6 +165,43 @@ def extract_json(text: str) -> Any:
     if start == -1 or end <= start:
         raise ValueError("the reply contains no JSON object")
     return json.loads(stripped[start : end + 1])
+
+
+_SCORE_LINE = re.compile(r"^\W*score\W*:\W*(?P<value>.*?)\W*$", re.IGNORECASE)
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+def parse_score_line(text: str, low: int = 1, high: int = 5) -> tuple[int, str]:
+    """The level on the last non-empty line, which must read `Score: N`; returns (level, the reasoning
+    before it). Missing, out of range, fractional, several numbers, or two final score lines that
+    disagree: a ValueError that says which."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        raise ValueError("the judge reply is empty")
+    match = _SCORE_LINE.match(lines[-1].strip().strip("*_`\"' "))
+    if match is None:
+        raise ValueError(f"the last line is not a 'Score: N' line (got {lines[-1].strip()[:80]!r})")
+    level = _one_integer(match.group("value"), low, high)
+    if len(lines) > 1:
+        before = _SCORE_LINE.match(lines[-2].strip().strip("*_`\"' "))
+        if before is not None:
+            try:
+                other = _one_integer(before.group("value"), low, high)
+            except ValueError:
+                other = None
+            if other != level:
+                raise ValueError("the reply ends with two score lines that disagree")
+    return level, "\n".join(lines[:-1]).strip()
+
+
+def _one_integer(value: str, low: int, high: int) -> int:
+    numbers = re.findall(r"\d+(?:[.,]\d+)?", value)
+    if len(numbers) != 1 or not _INTEGER.fullmatch(numbers[0]):
+        raise ValueError(f"the score line must hold one whole number from {low} to {high}, got {value[:40]!r}")
+    level = int(numbers[0])
+    if not low <= level <= high:
+        raise ValueError(f"the score {level} is outside {low}..{high}")
+    return level
 
 
 @lru_cache(maxsize=64)
@@ -115,16 +219,29 @@ def _rejects_response_format(exc: ProviderError) -> bool:
     return exc.status in (400, 422) and ("response_format" in text or "json_schema" in text)
 
 
-def _validator(schema_model: type[BaseModel]) -> Any:
+TextParser = Callable[[str], dict[str, Any]]
+
+
+def _validator(schema_model: type[BaseModel], text_parser: TextParser | None) -> Any:
     def accept(reply: dict[str, Any]) -> BaseModel:
         text = reply.get("content") or ""
         try:
-            return schema_model.model_validate(extract_json(text))
+            try:
+                raw = extract_json(text)
+            except ValueError:
+                if text_parser is None:
+                    raise
+                raw = text_parser(text)
+            return schema_model.model_validate(raw)
         except (ValueError, ValidationError) as exc:
-            first = str(exc).splitlines()[0] if isinstance(exc, ValueError) else str(exc)
+            first = str(exc).splitlines()[0] if not isinstance(exc, ValidationError) else _validation_summary(exc)
             raise ValueError(f"judge reply is not a valid {schema_model.__name__}: {first[:300]}") from exc
 
     return accept
+
+
+def _validation_summary(exc: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'reply'}: {e['msg']}" for e in exc.errors()[:3])
 
 
 async def judge_once(
@@ -135,23 +252,25 @@ async def judge_once(
     schema_model: type[BaseModel],
     api_base: str | None,
     task_version: int | None,
-    repeat: int,
+    repeat: int | None,
     records: list[CallRecord],
     settings: dict[str, Any] | None = None,
+    text_parser: TextParser | None = None,
+    key_env: str | None = None,
 ) -> Verdict:
-    """Ask one judge; on an invalid reply ask once more, showing it its mistake; then give up."""
-    accept = _validator(schema_model)
+    """Ask one judge; on an invalid reply ask once more, showing it its mistake; then give up.
+
+    Structured output (a JSON schema) is asked for first; where a server refuses it, the same prompt goes
+    out without it and the reply is read as JSON in words, or with `text_parser` (e.g. a `Score: N` line).
+    """
+    accept = _validator(schema_model, text_parser)
     messages = list(prompt.messages)
-    call_settings = {
-        "temperature": 0,
-        "max_tokens": 1024,  # above any bounded verdict, even at one character per token
-        "response_format": response_format_for(schema_model),
-        **(settings or {}),
-    }
+    call_settings = {**DEFAULT_JUDGE_SETTINGS, "response_format": response_format_for(schema_model), **(settings or {})}
+    call_settings = {k: v for k, v in call_settings.items() if v is not None}
     last_error = ""
     attempts_left = 2
     while attempts_left:
-        request = ChatRequest.build(model, messages, api_base=api_base, **call_settings)
+        request = ChatRequest.build(model, messages, api_base=api_base, key_env=key_env, **call_settings)
         try:
             reply, _record, parsed = await client.chat(
                 request,
@@ -165,8 +284,7 @@ async def judge_once(
         except ProviderError as exc:
             if "response_format" not in call_settings or not _rejects_response_format(exc):
                 raise
-            # Structured output is used where supported; a server that refuses it gets the same prompt,
-            # which asks for JSON in words, and the reply is validated all the same. Not an attempt.
+            # Not an attempt: the same prompt again, without structured output.
             del call_settings["response_format"]
             continue
         except InvalidReplyError as exc:
@@ -174,18 +292,19 @@ async def judge_once(
             last_error = str(exc)
             attempts_left -= 1
             if attempts_left:
+                hint = (
+                    f"a JSON object matching this schema: {json.dumps(schema_model.model_json_schema())}"
+                    if text_parser is None or "response_format" in call_settings
+                    else "your reasoning, then a last line of exactly 'Score: N'"
+                )
                 messages = [
                     *prompt.messages,
                     {"role": "assistant", "content": exc.reply.get("content") or ""},
-                    {
-                        "role": "user",
-                        "content": f"That reply was not valid: {exc}. Answer again with only a JSON object "
-                        f"matching this schema: {json.dumps(schema_model.model_json_schema())}",
-                    },
+                    {"role": "user", "content": f"That reply was not valid: {exc}. Answer again with {hint}."},
                 ]
             continue
         value = parsed.model_dump(mode="json")
-        reasoning = value.get("reasoning") or value.get("reason")
+        reasoning = value.get("reasoning") or value.get("reason") or value.get("analysis")
         return Verdict(model=model, value=value, raw_text=reply.get("content") or "", reasoning=reasoning)
     raise JudgeError(f"judge {model} gave no valid verdict after a retry: {last_error}")
 
@@ -198,24 +317,41 @@ async def judge_panel(
     schema_model: type[BaseModel],
     api_base: str | None,
     task_version: int | None,
-    repeat: int,
+    repeat: int | None,
     records: list[CallRecord],
-) -> list[Verdict]:
-    """Every judge of the panel, concurrently; any judge's failure is the item's error."""
-    return list(
-        await asyncio.gather(
-            *(
-                judge_once(
-                    client,
-                    model=model,
-                    prompt=prompt,
-                    schema_model=schema_model,
-                    api_base=api_base,
-                    task_version=task_version,
-                    repeat=repeat,
-                    records=records,
-                )
-                for model in models
+    settings: dict[str, Any] | None = None,
+    text_parser: TextParser | None = None,
+    key_env: str | None = None,
+) -> PanelResult:
+    """Every judge of the panel, concurrently. Each judge's verdict or failure is kept; the caller
+    decides what a partial panel means (the harness's default: the item is an error naming the judge)."""
+    outcomes = await asyncio.gather(
+        *(
+            judge_once(
+                client,
+                model=model,
+                prompt=prompt,
+                schema_model=schema_model,
+                api_base=api_base,
+                task_version=task_version,
+                repeat=repeat,
+                records=records,
+                settings=settings,
+                text_parser=text_parser,
+                key_env=key_env,
             )
-        )
+            for model in models
+        ),
+        return_exceptions=True,
     )
+    panel = PanelResult()
+    for model, outcome in zip(models, outcomes, strict=True):
+        if isinstance(outcome, Verdict):
+            panel.verdicts.append(outcome)
+        elif isinstance(outcome, Exception):
+            if not isinstance(outcome, JudgeError | ProviderError) and not hasattr(outcome, "kind"):
+                raise outcome
+            panel.failures[model] = f"[{getattr(outcome, 'kind', 'error')}] {outcome}"
+        else:
+            raise outcome
+    return panel

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from harness import xdist_support
-from harness.collect import InvalidTaskItem, TaskFile, TaskItem, is_task_file
+from harness.collect import InvalidTaskItem, TaskFile, TaskItem, is_task_file, reject_duplicate_ids
 from harness.progress import Progress
 from harness.run_state import RUN_STATE, SETTINGS, RunState, new_run_id
 from harness.settings import add_options, settings_from_options
@@ -17,6 +17,9 @@ from harness.settings import add_options, settings_from_options
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
+    from harness.benchmarks import add_benchmark_options, all_options
+
+    add_benchmark_options(parser, all_options())
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -27,11 +30,13 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
+    from harness.benchmarks import all_options
     from harness.errors import ConfigError
 
     config.addinivalue_line("markers", "harness_task: an evaluation task collected from evals/**/*.yaml")
+    options = {o.dest: getattr(config.option, o.dest, o.default) for o in all_options()}
     try:
-        settings = settings_from_options(config.option, Path(str(config.rootpath)))
+        settings = settings_from_options(config.option, Path(str(config.rootpath)), options)
     except ConfigError as exc:
         raise pytest.UsageError(str(exc)) from exc
     config.stash[SETTINGS] = settings
@@ -44,6 +49,23 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(
             xdist_support.ControllerHooks(run_id, config.stash[RUN_STATE]), "harness-xdist-controller"
         )
+    _prewarm_http_client(config, settings)
+
+
+def _prewarm_http_client(config: pytest.Config, settings: Any) -> None:
+    """Import the HTTP client in the background while pytest collects: the first call needs it, and its
+    import (about 0.1 s) would otherwise delay the first wave of calls. Only for runs that will call a
+    remote model (not on the xdist controller, which makes no calls, nor for --collect-only)."""
+    if config.option.collectonly or not _may_run_tasks(config):
+        return
+    if xdist_support.is_controller(config) and getattr(config.option, "numprocesses", None):
+        return
+    if all(m.startswith("local/") for m in [settings.model, *settings.judge_models]):
+        return
+    import importlib
+    import threading
+
+    threading.Thread(target=importlib.import_module, args=("aiohttp",), name="harness-prewarm", daemon=True).start()
 
 
 def _check_system_under_test(settings: Any) -> None:
@@ -65,19 +87,29 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return None
 
 
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    items[:] = reject_duplicate_ids(items)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     if not any(isinstance(item, TaskItem) for item in session.items):
         return
     if not session.config.option.collectonly:
-        _require_local_models(session.config)
+        _check_before_any_call(session.config)
     _freeze_heap()
 
 
-def _require_local_models(config: pytest.Config) -> None:
-    """Stop before any item runs when the run needs the embedded model and it is not installed."""
-    from harness.settings import missing_local_models
+def _check_before_any_call(config: pytest.Config) -> None:
+    """Stop before any item runs (and anything is paid for) when the run cannot finish properly."""
+    from harness.errors import ConfigError
+    from harness.settings import check_paths, missing_local_models
 
-    missing = missing_local_models(config.stash[SETTINGS])
+    settings = config.stash[SETTINGS]
+    try:
+        check_paths(settings)
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from exc
+    missing = missing_local_models(settings)
     if missing:
         raise pytest.UsageError(
             f"{', '.join(missing)} is the embedded local model, which is not installed. Install the local "
@@ -112,7 +144,13 @@ def pytest_runtestloop(session: pytest.Session) -> None:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     report = yield
     if isinstance(item, TaskItem | InvalidTaskItem):
-        result = item.result_for_report(call.when, report.outcome)
+        from harness.report.one_line import error_of, one_line_report
+
+        error = error_of(call) if call.excinfo is not None else None
+        longrepr = one_line_report(item, call)
+        if longrepr is not None:
+            report.longrepr = longrepr
+        result = item.result_for_report(call.when, report.outcome, error)
         if result is not None:
             report.harness_result = result
     return report
@@ -143,9 +181,17 @@ def _crashed_task_result(report: pytest.TestReport) -> dict[str, Any] | None:
     path, _, name = report.nodeid.partition("::")
     if not report.failed or not name or not is_task_file(Path(path)) or report.when in ("setup", "call", "teardown"):
         return None
+    from harness.collect import parse_item_name
+
     message = str(report.longrepr).strip().splitlines()[-1] if report.longrepr else "the process running it died"
+    task_id, variant, repeat = parse_item_name(name)
     return error_result(
-        task_id=name, suite=Path(path).parent.name, kind=None, error={"kind": "internal", "message": message}
+        task=None,
+        task_id=task_id,
+        variant=variant,
+        repeat=repeat,
+        suite=Path(path).parent.name,
+        error={"kind": "internal", "message": f"the process running it died: {message}"},
     )
 
 
@@ -217,6 +263,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if runner is not None:
         state.runner = None
         runner.close()
+        state.warnings.extend(runner.warnings)
     if xdist_support.is_worker(config) or config.option.collectonly or not state.results:
         return
     from harness.report.writer import write_run

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-import statistics
+import math
+import numbers
 import traceback
+from collections import defaultdict
 from typing import Any
 
 from harness.errors import HarnessError
@@ -11,12 +13,43 @@ from harness.llm.records import CallRecord
 from harness.scores import Scores
 from harness.secrets import redact_text
 
-RESULT_SCHEMA_VERSION = 1
+RESULT_SCHEMA_VERSION = 2
+
+
+def plain_json(value: Any, where: str = "value") -> Any:
+    """`value` as JSON-safe Python: numpy scalars become numbers, tuples lists, keys strings; NaN and
+    infinity are refused (they are not JSON), with the path to the offending value."""
+    if value is None or isinstance(value, str | bool):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if not math.isfinite(number):
+            raise ValueError(f"{where} is {number}, which is not valid JSON")
+        return number
+    if isinstance(value, dict):
+        return {str(k): plain_json(v, f"{where}.{k}") for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_json(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if hasattr(value, "item") and callable(value.item):  # a numpy scalar of another kind
+        return plain_json(value.item(), where)
+    raise ValueError(f"{where} is a {type(value).__name__}, which cannot be written to JSON")
 
 
 def usage_of(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """Token, cost and cache totals of a list of call records (plain dicts)."""
+    """Token, cost and cache totals of a list of call records (plain dicts), overall and per stage."""
     costs = [r["cost_usd"] for r in records]
+    by_stage: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "cache_hits": 0}
+    )
+    for record in records:
+        row = by_stage[record.get("stage") or record["namespace"]]
+        row["calls"] += 1
+        row["input_tokens"] += record["input_tokens"]
+        row["output_tokens"] += record["output_tokens"]
+        row["cost_usd"] = round(row["cost_usd"] + (record["cost_usd"] or 0.0), 8)
+        row["cache_hits"] += bool(record["cache_hit"])
     return {
         "calls": len(records),
         "input_tokens": sum(r["input_tokens"] for r in records),
@@ -25,96 +58,122 @@ def usage_of(records: list[dict[str, Any]]) -> dict[str, Any]:
         "cost_known": all(c is not None for c in costs),
         "cache_hits": sum(bool(r["cache_hit"]) for r in records),
         "errors": sum(r["error"] is not None for r in records),
+        "by_stage": dict(by_stage),
     }
 
 
 def describe_exception(exc: BaseException) -> dict[str, str]:
     """An error entry for the report: harness errors by their kind, anything else as an internal error."""
     if isinstance(exc, HarnessError):
-        return {"kind": exc.kind, "message": redact_text(str(exc))}
+        return {"kind": exc.kind, "message": redact_text(str(exc))[:2000]}
     frames = traceback.extract_tb(exc.__traceback__)
     where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
-    return {"kind": "internal", "message": redact_text(f"{type(exc).__name__}: {exc}{where}")}
+    text = "".join(traceback.format_exception(exc)[-40:])
+    return {
+        "kind": "internal",
+        "message": redact_text(f"{type(exc).__name__}: {exc}{where}")[:2000],
+        "traceback": redact_text(text)[-8000:],  # shown with pytest's --tb; a bug report needs it
+    }
+
+
+def _identity(task: Any, variant: str | None, repeat: int, labels: dict[str, str]) -> dict[str, Any]:
+    return {
+        "task_id": task.id,
+        "task_version": task.version,
+        "suite": task.suite,
+        "kind": task.kind,
+        "variant": variant,
+        "repeat": repeat,
+        "labels": labels,
+        "metadata": task.metadata.model_dump(mode="json"),
+    }
 
 
 def build_result(
     *,
     task: Any,
-    runs: list[Scores | BaseException],
+    variant: str | None,
+    repeat: int,
+    labels: dict[str, str],
+    outcome: Scores | BaseException,
     records: list[CallRecord],
+    judges: list[dict[str, Any]],
     pass_threshold: float,
     elapsed_s: float,
 ) -> dict[str, Any]:
-    """Fold the repeats of a task into one result. Any failed repeat makes the item an error: a mean
-    over the repeats that happened to work would be a score nobody produced."""
-    repeats = []
-    errors = []
-    for index, run in enumerate(runs):
-        if isinstance(run, Scores):
-            repeats.append(
-                {
-                    "repeat": index,
-                    "score": run.score,
-                    "answer": run.answer,
-                    "metrics": run.metrics,
-                    "judge_levels": run.judge_levels,
-                    "details": run.details,
-                    "error": None,
-                }
-            )
-        else:
-            error = describe_exception(run)
-            errors.append(error)
-            repeats.append({"repeat": index, "score": None, "error": error})
+    """One item's result. An exception (or Scores that are not plain JSON) makes it an error: never a
+    score nobody produced."""
     call_records = [r.to_json() for r in records]
-    scored = [r["score"] for r in repeats if r["score"] is not None]
-    score = None if errors or not scored else round(statistics.fmean(scored), 4)
-    metric_names = sorted({m for r in repeats for m in (r.get("metrics") or {})})
-    metrics = {
-        name: round(statistics.fmean(vals), 4)
-        for name in metric_names
-        if (vals := [r["metrics"][name] for r in repeats if name in (r.get("metrics") or {})])
-    }
-    result = {
-        "task_id": task.id,
-        "task_version": task.version,
-        "suite": task.suite,
-        "kind": task.kind,
+    error = None
+    body: dict[str, Any] = {"answer": None, "metrics": {}, "judge_levels": {}, "details": {}}
+    score = None
+    if isinstance(outcome, Scores):
+        try:
+            body = {
+                "answer": outcome.answer,
+                "metrics": plain_json(outcome.metrics, "metrics"),
+                "judge_levels": plain_json(outcome.judge_levels, "judge_levels"),
+                "details": plain_json(outcome.details, "details"),
+            }
+            score = round(outcome.score, 4)
+        except ValueError as exc:
+            error = {"kind": "internal", "message": f"{task.kind} returned scores that are not JSON: {exc}"}
+    else:
+        error = describe_exception(outcome)
+    if error is not None:
+        score = None
+    return {
+        **_identity(task, variant, repeat, labels),
         "score": score,
-        "score_stdev": round(statistics.stdev(scored), 4) if len(scored) > 1 and not errors else None,
         "pass_threshold": pass_threshold,
         "passed": None if score is None else score >= pass_threshold,
         "outcome": "error" if score is None else ("passed" if score >= pass_threshold else "failed"),
-        "metrics": metrics,
-        "judge_levels": [r.get("judge_levels") for r in repeats if r.get("judge_levels")],
-        "repeats": repeats,
-        "error": errors[0] if errors else None,
+        **body,
+        "judges": plain_json(judges, "judges"),
+        "error": error,
         "usage": usage_of(call_records),
         "calls": call_records,
         "latency_s": round(elapsed_s, 4),
-        "metadata": task.metadata.model_dump(mode="json"),
     }
-    return result
 
 
-def error_result(*, task_id: str, suite: str, kind: str | None, error: dict[str, str]) -> dict[str, Any]:
-    """The result of an item that never ran (an invalid task entry)."""
+def error_result(
+    *,
+    task: Any,
+    error: dict[str, str],
+    variant: str | None = None,
+    repeat: int = 0,
+    task_id: str | None = None,
+    suite: str | None = None,
+) -> dict[str, Any]:
+    """The result of an item that never produced one (an invalid task entry, a crashed process)."""
+    identity = (
+        _identity(task, variant, repeat, {})
+        if task is not None
+        else {
+            "task_id": task_id,
+            "task_version": None,
+            "suite": suite,
+            "kind": None,
+            "variant": variant,
+            "repeat": repeat,
+            "labels": {},
+            "metadata": {},
+        }
+    )
     return {
-        "task_id": task_id,
-        "task_version": None,
-        "suite": suite,
-        "kind": kind,
+        **identity,
         "score": None,
-        "score_stdev": None,
         "pass_threshold": None,
         "passed": None,
         "outcome": "error",
+        "answer": None,
         "metrics": {},
-        "judge_levels": [],
-        "repeats": [],
+        "judge_levels": {},
+        "details": {},
+        "judges": [],
         "error": error,
         "usage": usage_of([]),
         "calls": [],
         "latency_s": 0.0,
-        "metadata": {},
     }

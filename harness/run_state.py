@@ -25,6 +25,8 @@ class RunState:
     finished_at: float | None = None
     total_items: int = 0
     results: list[dict[str, Any]] = field(default_factory=list)
+    tables: list[dict[str, Any]] | None = None  # computed once when the run is written, shown by the terminal
+    warnings: list[str] = field(default_factory=list)  # found during the run (besides the settings' own)
     runner: Any = None  # harness.runner.Runner, built on first use
     progress: Any = None  # harness.progress.Progress in the controller
 

@@ -1,15 +1,19 @@
-"""One long-lived event loop per process that works on many items at once.
+"""One long-lived event loop per process, in a thread of its own, working on many items at once.
 
-pytest reports items one by one; the runner starts the model work of many items up front (all of them
-without xdist; the worker's queue under xdist), so `--concurrency` calls stay in flight while pytest
-walks its items in order and reports each as soon as its work is done.
+pytest reports items one by one in the main thread; the runner starts the model work of many items up
+front (all of them without xdist; the worker's queue under xdist). The loop runs in its own thread, so it
+keeps reading replies while pytest formats reports, writes JUnit or runs slow plugins: no call's timer
+can fire on a reply that arrived but was not read (which would throw away, and pay again, an answer).
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
+import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from harness.benchmarks import get_benchmark
@@ -18,53 +22,52 @@ from harness.result import build_result
 from harness.scores import Scores
 
 
-async def evaluate_task(task: Any, services: Services, repeats: int, pass_threshold: float) -> dict[str, Any]:
-    """Run every repeat of a task and fold them into one plain-JSON result (never raises)."""
+async def evaluate_item(spec: Any, services: Services, pass_threshold: float) -> dict[str, Any]:
+    """Run one (task, variant, repeat) and make its plain-JSON result (never raises but for interrupts)."""
+    task = spec.task
     benchmark = get_benchmark(task.kind)
     started = time.perf_counter()
-    contexts = [ItemContext(task=task, repeat=r, services=services) for r in range(repeats)]
-    outcomes = await asyncio.gather(*(benchmark.run(task, ctx) for ctx in contexts), return_exceptions=True)
-    runs: list[Scores | BaseException] = []
-    for outcome in outcomes:
-        if isinstance(outcome, BaseException) and not isinstance(outcome, Exception):
-            raise outcome  # KeyboardInterrupt and friends stop the run
-        runs.append(outcome)
-    records = [record for ctx in contexts for record in ctx.records]
+    ctx = ItemContext(task=task, services=services, variant=spec.variant, repeat=spec.repeat, task_path=spec.task_path)
+    outcome: Scores | BaseException
+    try:
+        outcome = await benchmark.run(task, ctx)
+        if not isinstance(outcome, Scores):
+            raise TypeError(f"{task.kind}.run returned {type(outcome).__name__}, not Scores")
+    except Exception as exc:
+        outcome = exc
     return build_result(
         task=task,
-        runs=runs,
-        records=records,
+        variant=spec.variant,
+        repeat=spec.repeat,
+        labels=benchmark.labels(task),
+        outcome=outcome,
+        records=ctx.records,
+        judges=ctx.judges,
         pass_threshold=pass_threshold,
         elapsed_s=time.perf_counter() - started,
     )
 
 
 class Runner:
-    """Owns the loop, the shared services and the per-item futures of one process."""
+    """Owns the loop thread, the shared services and the per-item futures of one process."""
 
-    def __init__(
-        self,
-        make_services: Callable[[], Services],
-        *,
-        repeats: int,
-        max_items_in_flight: int = 32,
-        on_tick: Callable[[], None] | None = None,
-        tick_interval_s: float = 2.0,
-    ) -> None:
-        self._loop_runner = asyncio.Runner()
-        self._loop = self._loop_runner.get_loop()
+    def __init__(self, make_services: Callable[[], Services], *, max_items_in_flight: int = 32) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._run_loop, name="harness-loop", daemon=True)
+        self._thread.start()
         self._make_services = make_services
         self._services: Services | None = None
-        self._repeats = repeats
-        self._tasks: dict[str, asyncio.Task[dict[str, Any]]] = {}
-        self._on_tick = on_tick
-        self._tick_interval_s = tick_interval_s
-        self._ticking = False
+        self._futures: dict[str, concurrent.futures.Future[dict[str, Any]]] = {}
         self._finished = 0
         # Items enter in collection order and leave when done, so early items finish (and are reported, and
-        # survive an interruption whole) before late ones start, instead of every item's first call going
-        # out before any item's second. Twice the call concurrency keeps the call slots full.
+        # survive an interruption whole) before late ones start. Twice the call concurrency keeps calls busy.
         self._item_slots = asyncio.Semaphore(max_items_in_flight)
+        self._closed = False
+        self.warnings: list[str] = []  # problems found on closing (cache writes that failed)
+
+    def _run_loop(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_forever()
 
     @property
     def has_services(self) -> bool:
@@ -80,56 +83,76 @@ class Runner:
             self._services = self._make_services()
         return self._services
 
-    def start(self, key: str, task: Any, pass_threshold: float) -> None:
+    def start(self, key: str, spec: Any, pass_threshold: float) -> None:
         """Schedule an item's work (idempotent)."""
-        if key in self._tasks:
+        if key in self._futures:
             return
         services = self.services
-        coro = self._in_slot(evaluate_task(task, services, self._repeats, pass_threshold))
-        task_future = self._loop.create_task(coro, name=key)
-        task_future.add_done_callback(self._count_finished)
-        self._tasks[key] = task_future
+        future = asyncio.run_coroutine_threadsafe(self._in_slot(spec, services, pass_threshold), self._loop)
+        future.add_done_callback(self._count_finished)
+        self._futures[key] = future
 
-    async def _in_slot(self, work: Awaitable[dict[str, Any]]) -> dict[str, Any]:
+    async def _in_slot(self, spec: Any, services: Services, pass_threshold: float) -> dict[str, Any]:
         async with self._item_slots:
-            return await work
+            return await evaluate_item(spec, services, pass_threshold)
 
     def _count_finished(self, _: Any) -> None:
         self._finished += 1
 
-    def wait(self, key: str, task: Any, pass_threshold: float) -> dict[str, Any]:
-        """Block until the item's result exists, driving every other item's work meanwhile."""
-        self.start(key, task, pass_threshold)
-        future = self._tasks[key]
-        if not future.done():
-            self._start_ticking()
-            self._loop.run_until_complete(future)
-        del self._tasks[key]
-        return future.result()
-
-    def _start_ticking(self) -> None:
-        if self._ticking or self._on_tick is None or self._tick_interval_s <= 0:
-            return
-        self._ticking = True
-
-        def tick() -> None:
-            if self._on_tick is not None:
-                self._on_tick()
-            self._loop.call_later(self._tick_interval_s, tick)
-
-        self._loop.call_later(self._tick_interval_s, tick)
+    def wait(
+        self,
+        key: str,
+        spec: Any,
+        pass_threshold: float,
+        *,
+        on_tick: Callable[[], None] | None = None,
+        tick_s: float = 0.5,
+    ) -> dict[str, Any]:
+        """Block until the item's result exists; `on_tick` runs in this (the main) thread meanwhile."""
+        self.start(key, spec, pass_threshold)
+        future = self._futures[key]
+        while True:
+            try:
+                result = future.result(timeout=tick_s if on_tick is not None else None)
+                break
+            except concurrent.futures.TimeoutError:
+                if on_tick is not None:
+                    on_tick()
+        del self._futures[key]
+        return result
 
     def close(self) -> None:
-        """Cancel what is left (an interrupted run), close connections, close the loop."""
-        for task in self._tasks.values():
-            task.cancel()
-        if self._tasks:
-            self._loop.run_until_complete(asyncio.gather(*self._tasks.values(), return_exceptions=True))
+        """Cancel what is left (an interrupted run), close connections, stop the loop and its thread."""
+        if self._closed:
+            return
+        self._closed = True
+        for future in self._futures.values():
+            future.cancel()
         if self._services is not None:
-            close_solver = getattr(self._services.solver, "close", None)
+            services = self._services
+            close_solver = getattr(services.solver, "close", None)
             if close_solver is not None:
                 close_solver()
-            self._loop.run_until_complete(self._services.client.close())
-            self._services.client.cache.close()
-            self._services.client.budget.close()
-        self._loop_runner.close()
+            done = asyncio.run_coroutine_threadsafe(self._shutdown(services), self._loop)
+            with contextlib.suppress(Exception):  # closing must not fail the run (a timeout included)
+                done.result(timeout=30)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=30)
+        if not self._thread.is_alive():
+            self._loop.close()
+
+    async def _shutdown(self, services: Services) -> None:
+        pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
+        await services.client.close()
+        cache = services.client.cache
+        cache.close()
+        if cache.write_errors:
+            self.warnings.append(
+                f"{len(cache.write_errors)} answers could not be written to the cache (they will be asked "
+                f"again next run): {cache.write_errors[0]}"
+            )
+        services.client.budget.close()

@@ -1,9 +1,28 @@
-"""What a benchmark returns for one task and one repeat: the score and how it was reached."""
+"""What a benchmark returns for one item: the score and how it was reached.
+
+Everything here crosses processes as JSON (xdist, results.json), so values are checked at the source: a
+metric is a finite number or None (not applicable), never NaN, infinity or a numpy scalar, which would
+break JSON or xdist far from the benchmark that produced it.
+"""
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Any
+
+
+def metric_value(name: str, value: Any) -> float | None:
+    """A metric as a plain float (or None); anything else is a bug in the benchmark, said at once."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"metric {name!r} must be a number or None, got {type(value).__name__}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"metric {name!r} is {number}: a metric must be a finite number or None")
+    return number
 
 
 @dataclass
@@ -12,11 +31,13 @@ class Scores:
 
     score: float
     answer: str = ""
-    metrics: dict[str, float] = field(default_factory=dict)
+    metrics: dict[str, float | None] = field(default_factory=dict)
     judge_levels: dict[str, Any] = field(default_factory=dict)
     details: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if not 0.0 <= float(self.score) <= 100.0:
+        score = metric_value("score", self.score)
+        if score is None or not 0.0 <= score <= 100.0:
             raise ValueError(f"a score must lie in 0..100, got {self.score}")
-        self.score = float(self.score)
+        self.score = score
+        self.metrics = {str(name): metric_value(str(name), value) for name, value in self.metrics.items()}

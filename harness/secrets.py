@@ -10,10 +10,45 @@ import os
 import re
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)$", re.IGNORECASE)
 _KEY_SHAPES = re.compile(r"\b(sk-[A-Za-z0-9_\-]{8,}|sk-ant-[A-Za-z0-9_\-]{8,}|AIza[0-9A-Za-z_\-]{20,})")
 MIN_SECRET_LENGTH = 8
+_SECRET_PARAM = re.compile(r"(key|token|secret|password|passwd|pwd|sig|signature|auth|credential|code)", re.I)
+_URL_WITH_USERINFO = re.compile(r"\b([a-z][a-z0-9+.-]*://)([^/\s@]+)@", re.I)
+_QUERY_SECRET = re.compile(
+    r"([?&][A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|sig|signature|auth|credential|code)[A-Za-z0-9_.-]*=)"
+    r"[^&\s#\"']+",
+    re.I,
+)
+REDACTED = "[REDACTED]"
+
+
+def redact_url(url: str | None, *, drop: bool = False) -> str | None:
+    """A URL with its credentials removed: the password (and user) of `user:pass@host`, and the values
+    of query parameters named like keys or tokens (`?api-key=...`). With `drop`, they are left out
+    entirely (for cache keys, where a credential must not change the address of an answer)."""
+    if not url:
+        return url
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return REDACTED
+    netloc = parts.netloc
+    if "@" in netloc:
+        host = netloc.rsplit("@", 1)[1]
+        netloc = host if drop else f"{REDACTED}@{host}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        kept = [
+            (name, REDACTED if _SECRET_PARAM.search(name) else value)
+            for name, value in pairs
+            if not (drop and _SECRET_PARAM.search(name))
+        ]
+        query = urlencode(kept, safe="[]")
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 def secret_values(extra: Iterable[str] = ()) -> list[str]:
@@ -23,22 +58,49 @@ def secret_values(extra: Iterable[str] = ()) -> list[str]:
     return sorted(values, key=len, reverse=True)
 
 
+class Redactor:
+    """One pass per string: the secret values and the secret-looking patterns are one compiled regex, and
+    strings that cannot hold any of them (no ':', '=', '@' or a secret's first characters) are skipped."""
+
+    def __init__(self, secrets: Iterable[str] | None = None) -> None:
+        values = secret_values() if secrets is None else sorted(set(secrets), key=len, reverse=True)
+        alternatives = [re.escape(v) for v in values if v]
+        alternatives += [_URL_WITH_USERINFO.pattern, _QUERY_SECRET.pattern, _KEY_SHAPES.pattern]
+        self._pattern = re.compile("|".join(f"(?:{a})" for a in alternatives), re.IGNORECASE)
+        self._values = set(values)
+        self._hints = {v[:4] for v in values} | {"sk-", "aiza", "://", "=", "@"}
+
+    def _replace(self, match: re.Match[str]) -> str:
+        text = match.group(0)
+        if text in self._values:
+            return REDACTED
+        if "://" in text and text.endswith("@"):
+            return f"{text.split('://', 1)[0]}://{REDACTED}@"
+        if "=" in text and text[0] in "?&":
+            return f"{text.split('=', 1)[0]}={REDACTED}"
+        return REDACTED
+
+    def text(self, text: str) -> str:
+        lowered = text.lower()
+        if not any(hint.lower() in lowered for hint in self._hints):
+            return text
+        return self._pattern.sub(self._replace, text)
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {k: self.value(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.value(v) for v in value]
+        return value
+
+
 def redact_text(text: str, secrets: Iterable[str] | None = None) -> str:
     """Replace every known secret value, and anything shaped like a provider key, with a marker."""
-    for value in secret_values() if secrets is None else secrets:
-        if value in text:
-            text = text.replace(value, "[REDACTED]")
-    return _KEY_SHAPES.sub("[REDACTED]", text)
+    return Redactor(secrets).text(text)
 
 
 def redact(value: Any, secrets: list[str] | None = None) -> Any:
     """Redact every string inside a JSON-like value."""
-    if secrets is None:
-        secrets = secret_values()
-    if isinstance(value, str):
-        return redact_text(value, secrets)
-    if isinstance(value, dict):
-        return {k: redact(v, secrets) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [redact(v, secrets) for v in value]
-    return value
+    return Redactor(secrets).value(value)

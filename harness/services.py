@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import importlib.util
+from functools import lru_cache
 from pathlib import Path
 
 from harness.cache import CallCache
-from harness.context import Services
+from harness.context import Endpoint, Resources, Services
 from harness.judge import PromptLibrary
-from harness.llm.client import Budget, ClientSettings, LLMClient
+from harness.llm.budget import Budget
+from harness.llm.client import ClientSettings, LLMClient
 from harness.llm.pricing import load_price_file
 from harness.settings import Settings
 from harness.solvers import AgentSolver, ModelSolver, Solver
@@ -22,8 +24,14 @@ def builtin_prompts_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "prompts"
 
 
-def build_services(settings: Settings, run_id: str) -> Services:
-    cache = CallCache(settings.cache_dir, settings.cache_mode)
+@lru_cache(maxsize=8)
+def prompt_library(rootdir: Path) -> PromptLibrary:
+    """The project's prompts/ first, then the harness's own (one library per project per process)."""
+    return PromptLibrary([rootdir / "prompts", builtin_prompts_dir()])
+
+
+def build_services(settings: Settings, run_id: str, *, shared_cache: bool = False) -> Services:
+    cache = CallCache(settings.cache_dir, settings.cache_mode, shared=shared_cache)
     budget = Budget(settings.max_cost_usd, settings.cache_dir / "ledger", run_id)
     client = LLMClient(
         ClientSettings(
@@ -38,18 +46,25 @@ def build_services(settings: Settings, run_id: str) -> Services:
         cache,
         budget,
     )
+    base = Endpoint(settings.model, settings.api_base, settings.api_key_env)
     solver: Solver
     if settings.agent:
         solver = AgentSolver(settings.agent, settings.rootdir, settings.concurrency)
     else:
-        assert settings.model is not None
-        solver = ModelSolver(client, settings.model, api_base=settings.api_base, settings=settings.sut_settings)
+        solver = ModelSolver(
+            client, base.model, api_base=base.api_base, key_env=base.key_env, settings=settings.sut_settings
+        )
+    resources_dir = None if settings.cache_mode.value == "off" else settings.cache_dir / "resources"
     return Services(
         client=client,
         solver=solver,
-        judge_models=settings.judge_models,
-        judge_api_base=settings.judge_api_base,
-        embedding_model=settings.embedding_model,
-        embedding_api_base=None if settings.embedding_model.startswith("local/") else settings.api_base,
-        prompts=PromptLibrary([settings.rootdir / "prompts", builtin_prompts_dir()]),
+        base=base,
+        judges=[Endpoint(m, settings.judge_api_base, settings.judge_api_key_env) for m in settings.judge_models],
+        embedding=Endpoint(settings.embedding_model, settings.embedding_api_base, settings.embedding_api_key_env),
+        prompts=prompt_library(settings.rootdir),
+        fixtures_dir=settings.fixtures_dir,
+        resources=Resources(resources_dir),
+        options=dict(settings.benchmark_options),
+        sut_settings=dict(settings.sut_settings),
+        agent=bool(settings.agent),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,19 +25,29 @@ def add_options(parser: Any) -> None:
     )
     add("--api-base", default=None, help="Base URL of an OpenAI-compatible endpoint for --model.")
     add(
+        "--api-key-env",
+        default=None,
+        metavar="VAR",
+        help="Environment variable holding the key for --api-base (a custom endpoint gets no key otherwise).",
+    )
+    add(
         "--agent",
         default=None,
         metavar="MODULE:CALLABLE",
-        help="System under test is your own Python agent (sync or async), called as agent(prompt, tools=...).",
+        help="System under test is your own Python agent (sync or async), called as agent(prompt, tools=..., "
+        "model=...); --model is then the model behind its `model` handle.",
     )
     add(
         "--judge-model",
         default=None,
-        help="Judge model, or several comma-separated for a panel. Default: the same default as --model.",
+        help=f"Judge model, or several comma-separated for a panel. Default: {LOCAL_CHAT_MODEL}.",
     )
-    add("--judge-api-base", default=None, help="Base URL for the judge models (default: --api-base).")
+    add("--judge-api-base", default=None, help="Base URL for the judge models (never inherited from --api-base).")
+    add("--judge-api-key-env", default=None, metavar="VAR", help="Environment variable with the judges' key.")
     add("--embedding-model", default=None, help=f"Embedding model. Default: {LOCAL_EMBEDDING_MODEL}.")
-    add("--repeats", type=int, default=1, help="Run each task N times; the score is the mean.")
+    add("--embedding-api-base", default=None, help="Base URL for the embedding model (never inherited).")
+    add("--embedding-api-key-env", default=None, metavar="VAR", help="Environment variable with its key.")
+    add("--repeats", type=int, default=1, help="Run each task N times, each an item of its own (name [rN]).")
     add("--concurrency", type=int, default=16, help="Model calls in flight per process and provider.")
     add(
         "--call-timeout",
@@ -95,7 +106,7 @@ def add_options(parser: Any) -> None:
 
 @dataclass
 class Settings:
-    model: str | None
+    model: str
     api_base: str | None
     agent: str | None
     judge_models: list[str]
@@ -116,22 +127,42 @@ class Settings:
     sut_settings: dict[str, Any]
     progress_interval_s: float | None
     rootdir: Path
+    api_key_env: str | None = None
+    judge_api_key_env: str | None = None
+    embedding_api_base: str | None = None
+    embedding_api_key_env: str | None = None
+    benchmark_options: dict[str, Any] = field(default_factory=dict)
     uses_local_models: bool = False
     warnings: list[str] = field(default_factory=list)
+
+    @property
+    def fixtures_dir(self) -> Path:
+        return self.rootdir / "fixtures"
+
+    def option(self, name: str, default: Any = None) -> Any:
+        """A benchmark-declared option's value, by dest name."""
+        return self.benchmark_options.get(name, default)
 
     @property
     def sut_label(self) -> str:
         return f"agent:{self.agent}" if self.agent else str(self.model)
 
     def public(self) -> dict[str, Any]:
-        """The options as they go into a report (no secrets exist here by construction)."""
+        """The options as they go into a report: keys are only ever named (by variable), and credentials
+        inside URLs are redacted."""
+        from harness.secrets import redact_url
+
         return {
             "model": self.model,
-            "api_base": self.api_base,
+            "api_base": redact_url(self.api_base),
+            "api_key_env": self.api_key_env,
             "agent": self.agent,
             "judge_models": self.judge_models,
-            "judge_api_base": self.judge_api_base,
+            "judge_api_base": redact_url(self.judge_api_base),
+            "judge_api_key_env": self.judge_api_key_env,
             "embedding_model": self.embedding_model,
+            "embedding_api_base": redact_url(self.embedding_api_base),
+            "embedding_api_key_env": self.embedding_api_key_env,
             "repeats": self.repeats,
             "concurrency": self.concurrency,
             "timeout_s": self.timeout_s,
@@ -141,10 +172,11 @@ class Settings:
             "pass_threshold": self.pass_threshold,
             "max_cost_usd": self.max_cost_usd,
             "sut_settings": self.sut_settings,
+            "benchmark_options": self.benchmark_options,
         }
 
 
-def settings_from_options(opt: Any, rootdir: Path) -> Settings:
+def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, Any] | None = None) -> Settings:
     """Validate option values together and fill in the defaults (the embedded models when no key is set)."""
     problems = []
     if opt.repeats < 1:
@@ -159,14 +191,27 @@ def settings_from_options(opt: Any, rootdir: Path) -> Settings:
         problems.append(f"--pass-threshold must lie in 0..100, got {opt.pass_threshold}")
     if opt.max_cost is not None and opt.max_cost < 0:
         problems.append(f"--max-cost must be 0 or more, got {opt.max_cost}")
-    if opt.model and opt.agent:
-        problems.append("--model and --agent both name a system under test; give one")
+    for name, value in (("--model", opt.model), ("--embedding-model", opt.embedding_model)):
+        if value is not None and not _model_name_ok(value):
+            problems.append(f"{name} must name a model (like openai/gpt-4.1), got {value!r}")
+    judges = [j.strip() for j in (opt.judge_model or "").split(",")] if opt.judge_model is not None else []
+    if opt.judge_model is not None and (not judges or not all(_model_name_ok(j) for j in judges)):
+        problems.append(f"--judge-model must name one model or several separated by commas, got {opt.judge_model!r}")
+    if len(set(judges)) != len(judges):
+        problems.append(f"--judge-model names a judge twice: {opt.judge_model!r}")
+    for name in ("api_base", "judge_api_base", "embedding_api_base"):
+        value = getattr(opt, name)
+        if value is not None and not _url_ok(value):
+            problems.append(f"--{name.replace('_', '-')} must be an http(s) URL, got {_shown(value)}")
+    for name in ("api_key_env", "judge_api_key_env", "embedding_api_key_env"):
+        value = getattr(opt, name)
+        if value is not None and not _ENV_NAME.match(value):
+            problems.append(
+                f"--{name.replace('_', '-')} names an environment variable (like MY_KEY), got {_shown(value)}"
+            )
     if problems:
         raise ConfigError("; ".join(problems))
-    model = opt.model
-    if model is None and opt.agent is None:
-        model = LOCAL_CHAT_MODEL
-    judges = [j.strip() for j in (opt.judge_model or "").split(",") if j.strip()]
+    model = opt.model or LOCAL_CHAT_MODEL
     if not judges:
         judges = [LOCAL_CHAT_MODEL]
     embedding = opt.embedding_model or LOCAL_EMBEDDING_MODEL
@@ -175,16 +220,20 @@ def settings_from_options(opt: Any, rootdir: Path) -> Settings:
         for k, v in {"temperature": opt.temperature, "max_tokens": opt.max_tokens, "seed": opt.seed}.items()
         if v is not None
     }
-    uses_local = any(m and m.startswith("local/") for m in [model, *judges])
+    uses_local = any(m.startswith("local/") for m in [*([] if opt.agent else [model]), *judges])
     from harness.self_preference import self_preference_warnings
 
     return Settings(
         model=model,
         api_base=opt.api_base,
+        api_key_env=opt.api_key_env,
         agent=opt.agent,
         judge_models=judges,
-        judge_api_base=opt.judge_api_base or opt.api_base,
+        judge_api_base=opt.judge_api_base,
+        judge_api_key_env=opt.judge_api_key_env,
         embedding_model=embedding,
+        embedding_api_base=opt.embedding_api_base,
+        embedding_api_key_env=opt.embedding_api_key_env,
         repeats=opt.repeats,
         concurrency=opt.concurrency,
         timeout_s=opt.call_timeout,
@@ -200,9 +249,65 @@ def settings_from_options(opt: Any, rootdir: Path) -> Settings:
         sut_settings=sut_settings,
         progress_interval_s=opt.progress_interval,
         rootdir=rootdir,
+        benchmark_options=dict(benchmark_options or {}),
         uses_local_models=uses_local,
-        warnings=self_preference_warnings(model, judges),
+        warnings=self_preference_warnings(None if opt.agent else model, judges),
     )
+
+
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+_MODEL_NAME = re.compile(r"^[A-Za-z0-9][\w.:@+/-]{0,199}$")
+
+
+def _model_name_ok(value: str) -> bool:
+    return bool(_MODEL_NAME.match(value)) and "//" not in value and not value.endswith("/")
+
+
+def _url_ok(value: str) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def _shown(value: str) -> str:
+    from harness.secrets import redact_url
+
+    text = repr(redact_url(value) if "://" in value else value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def check_paths(settings: Settings) -> None:
+    """Before any call is paid for: the report directory must be writable and the cache directory usable.
+    Each problem is one line naming the path and what is wrong."""
+    problems = []
+    for label, path in (("--report-dir", settings.report_dir), ("--cache-dir", settings.cache_dir)):
+        if label == "--cache-dir" and settings.cache_mode.value == "off":
+            continue
+        problem = _directory_problem(path)
+        if problem:
+            problems.append(f"{label} {path}: {problem}")
+    if problems:
+        raise ConfigError("; ".join(problems))
+
+
+def _directory_problem(path: Path) -> str | None:
+    import os
+    import tempfile
+
+    if path.exists() and not path.is_dir():
+        return "is a file, not a directory"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".harness-probe-", dir=path)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return f"is not writable ({exc.strerror or exc})"
+    return None
 
 
 def missing_local_models(settings: Settings, find_spec: Any = None) -> list[str]:
@@ -210,7 +315,8 @@ def missing_local_models(settings: Settings, find_spec: Any = None) -> list[str]
     import importlib.util
 
     find_spec = find_spec or importlib.util.find_spec
-    chat = [m for m in [settings.model, *settings.judge_models] if m and m.startswith("local/")]
+    used = [*([] if settings.agent else [settings.model]), *settings.judge_models]
+    chat = [m for m in used if m.startswith("local/")]
     if chat and find_spec("llama_cpp") is None:
         return sorted(set(chat))
     return []

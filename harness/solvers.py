@@ -1,34 +1,53 @@
-"""Systems under test: a model behind the provider layer (with a tool loop), or the user's own agent."""
+"""Systems under test: a model behind the provider layer (with a tool loop), or the user's own agent.
+
+Either way the tools a task offers are recorded the same way: each call, its arguments and a digest of its
+result (the trajectory), so reports show how an answer was reached and replays can be compared.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import importlib
 import inspect
 import json
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from harness.errors import ConfigError, HarnessError
+from harness.errors import AgentError, ConfigError, HarnessError
 from harness.llm.client import LLMClient
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest
 from harness.tools import Tool
 
 DEFAULT_MAX_STEPS = 8
+DEFAULT_TOKEN_BUDGET = 60_000
+PREVIEW_CHARS = 300
+
+
+@dataclass(frozen=True)
+class LoopLimits:
+    """How far a tool loop may go for one task: model turns, and tokens (in + out) over all turns."""
+
+    max_steps: int = DEFAULT_MAX_STEPS
+    token_budget: int = DEFAULT_TOKEN_BUDGET
 
 
 @dataclass
 class Answer:
-    """What the system under test said, and how it got there."""
+    """What the system under test said, and how it got there. `stopped` is None when it answered, or
+    "step_limit" / "token_budget" when the loop was cut off (the text is then whatever it had said)."""
 
     text: str
     steps: int = 1
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    stopped: str | None = None
+    tokens: int = 0
 
 
 @dataclass
@@ -51,25 +70,78 @@ class Solver(Protocol):
         tools: list[Tool],
         scope: CallScope,
         task: dict[str, Any] | None = None,
+        model: Any = None,
+        limits: LoopLimits | None = None,
     ) -> Answer: ...
 
 
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+class Trajectory:
+    """The tool calls of one item, in order, from any thread (a sync agent calls tools from its own)."""
+
+    def __init__(self) -> None:
+        self.steps: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+
+    def add(self, name: str, arguments: Any, output: str, step: int | None = None) -> None:
+        entry = {
+            "tool": name,
+            "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments, sort_keys=True),
+            "result_digest": digest(output),
+            "result_chars": len(output),
+            "result_preview": output[:PREVIEW_CHARS],
+        }
+        if step is not None:
+            entry["step"] = step
+        with self._lock:
+            self.steps.append(entry)
+
+
 async def run_tool(tool: Tool, arguments: str) -> str:
-    """Run one tool call; bad arguments become an error message the model can read, not a crash."""
+    """Run one tool call off the event loop; bad arguments become an error message the model can read."""
     try:
         args = json.loads(arguments or "{}")
         if not isinstance(args, dict):
             raise ValueError("arguments must be a JSON object")
-        result = tool.function(**args)
-        if inspect.isawaitable(result):
-            result = await result
+        if inspect.iscoroutinefunction(tool.function):
+            result = await tool.function(**args)
+        else:
+            result = await asyncio.to_thread(functools.partial(tool.function, **args))
+            if inspect.isawaitable(result):
+                result = await result
         return str(result)
     except (ValueError, TypeError) as exc:
         return json.dumps({"error": f"bad arguments for {tool.name}: {exc}"})
 
 
+def recorded_tools(tools: list[Tool], trajectory: Trajectory) -> list[Tool]:
+    """The same tools, each call recorded in `trajectory` (for agents, which call tools themselves)."""
+
+    def wrap(tool: Tool) -> Tool:
+        if inspect.iscoroutinefunction(tool.function):
+
+            async def call_async(**kwargs: Any) -> str:
+                output = str(await tool.function(**kwargs))
+                trajectory.add(tool.name, kwargs, output)
+                return output
+
+            return Tool(tool.name, tool.description, tool.parameters, call_async)
+
+        def call(**kwargs: Any) -> str:
+            output = str(tool.function(**kwargs))
+            trajectory.add(tool.name, kwargs, output)
+            return output
+
+        return Tool(tool.name, tool.description, tool.parameters, call)
+
+    return [wrap(t) for t in tools]
+
+
 class ModelSolver:
-    """A model answers; if it calls tools, the harness runs them and asks again, up to `max_steps`."""
+    """A model answers; if it calls tools, the harness runs them and asks again, within the loop limits."""
 
     def __init__(
         self,
@@ -77,15 +149,15 @@ class ModelSolver:
         model: str,
         *,
         api_base: str | None = None,
+        key_env: str | None = None,
         settings: dict[str, Any] | None = None,
-        max_steps: int = DEFAULT_MAX_STEPS,
     ) -> None:
         self.client = client
         self.model = model
         self.name = model
         self.api_base = api_base
+        self.key_env = key_env
         self.settings = settings or {}
-        self.max_steps = max_steps
 
     async def solve(
         self,
@@ -95,17 +167,23 @@ class ModelSolver:
         tools: list[Tool],
         scope: CallScope,
         task: dict[str, Any] | None = None,
+        model: Any = None,
+        limits: LoopLimits | None = None,
     ) -> Answer:
+        limits = limits or LoopLimits()
         messages: list[dict[str, Any]] = []
         if system:
             messages.append({"role": "system", "content": system})
         messages.append({"role": "user", "content": prompt})
         by_name = {tool.name: tool for tool in tools}
         specs = [tool.spec() for tool in tools] or None
-        made: list[dict[str, Any]] = []
+        trajectory = Trajectory()
         text = ""
-        for step in range(1, self.max_steps + 1):
-            request = ChatRequest.build(self.model, messages, api_base=self.api_base, tools=specs, **self.settings)
+        tokens = 0
+        for step in range(1, limits.max_steps + 1):
+            request = ChatRequest.build(
+                self.model, messages, api_base=self.api_base, key_env=self.key_env, tools=specs, **self.settings
+            )
             reply, _, _ = await self.client.chat(
                 request,
                 namespace="sut",
@@ -113,10 +191,13 @@ class ModelSolver:
                 repeat=scope.repeat,
                 records=scope.records,
             )
+            tokens += reply["input_tokens"] + reply["output_tokens"]
             text = reply.get("content") or ""
             calls = [c for c in reply["tool_calls"] if c["name"] in by_name] if tools else []
             if not calls:
-                return Answer(text=text, steps=step, tool_calls=made)
+                return Answer(text=text, steps=step, tool_calls=trajectory.steps, tokens=tokens)
+            if tokens >= limits.token_budget:
+                return Answer(text, step, trajectory.steps, stopped="token_budget", tokens=tokens)
             messages.append(
                 {
                     "role": "assistant",
@@ -133,16 +214,20 @@ class ModelSolver:
             )
             for call in calls:
                 output = await run_tool(by_name[call["name"]], call["arguments"])
-                made.append({"name": call["name"], "arguments": call["arguments"], "output": output[:2000]})
+                trajectory.add(call["name"], call["arguments"], output, step=step)
                 messages.append({"role": "tool", "tool_call_id": call["id"], "content": output})
-        return Answer(text=text, steps=self.max_steps, tool_calls=made)
+        return Answer(
+            text=text, steps=limits.max_steps, tool_calls=trajectory.steps, stopped="step_limit", tokens=tokens
+        )
 
 
 class AgentSolver:
-    """The user's own agent: `module:callable`, sync or async, called as agent(prompt, tools=[Tool, ...]).
+    """The user's own agent: `module:callable`, sync or async, called as agent(prompt, ...).
 
-    It may also accept `system=` and `task=` (a dict with id, suite, version, metadata). It returns a string,
-    a dict with an "answer" key, or an object with an `answer` attribute.
+    It may accept any of `tools=` (the task's tools, each call recorded), `system=`, `task=` (a dict with
+    id, suite, kind, version, variant, repeat, metadata) and `model=` (a ModelHandle on the base model:
+    cached, budgeted, recorded, replayable). It returns a string, a dict with an "answer" key, or an object
+    with an `answer` attribute.
     """
 
     def __init__(self, target: str, root: Path | None = None, concurrency: int = 16) -> None:
@@ -151,14 +236,11 @@ class AgentSolver:
         # A sync agent runs in threads of its own, as many as --concurrency (asyncio's default pool has 6).
         self._threads = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="harness-agent")
         try:
-            self._params = set(inspect.signature(self.function).parameters)
+            parameters = inspect.signature(self.function).parameters
         except (TypeError, ValueError):
-            self._params = set()
-        self._accepts_kwargs = (
-            any(p.kind is inspect.Parameter.VAR_KEYWORD for p in inspect.signature(self.function).parameters.values())
-            if self._params
-            else False
-        )
+            parameters = {}  # type: ignore[assignment]
+        self._params = set(parameters)
+        self._accepts_kwargs = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)
@@ -174,12 +256,19 @@ class AgentSolver:
         tools: list[Tool],
         scope: CallScope,
         task: dict[str, Any] | None = None,
+        model: Any = None,
+        limits: LoopLimits | None = None,
     ) -> Answer:
-        kwargs: dict[str, Any] = {"tools": tools} if self._wants("tools") else {}
-        if system is not None and self._wants("system"):
-            kwargs["system"] = system
-        if task is not None and self._wants("task"):
-            kwargs["task"] = task
+        trajectory = Trajectory()
+        offered = {
+            "tools": recorded_tools(tools, trajectory),
+            "system": system,
+            "task": task,
+            "model": model,
+        }
+        kwargs = {name: value for name, value in offered.items() if value is not None and self._wants(name)}
+        if "tools" not in kwargs and self._wants("tools"):
+            kwargs["tools"] = []
         try:
             if inspect.iscoroutinefunction(self.function):
                 result = await self.function(prompt, **kwargs)
@@ -191,18 +280,18 @@ class AgentSolver:
         except HarnessError:
             raise
         except Exception as exc:
-            raise HarnessError(f"the agent {self.name} raised {type(exc).__name__}: {exc}") from exc
-        return Answer(text=_answer_text(result))
+            raise AgentError(f"the agent {self.name} raised {type(exc).__name__}: {exc}") from exc
+        return Answer(text=_answer_text(result), tool_calls=trajectory.steps)
 
 
 def _answer_text(result: Any) -> str:
     if isinstance(result, str):
         return result
-    if isinstance(result, dict) and "answer" in result:
-        return str(result["answer"])
-    if hasattr(result, "answer"):
+    if isinstance(result, dict) and isinstance(result.get("answer"), str):
+        return result["answer"]
+    if isinstance(getattr(result, "answer", None), str):
         return str(result.answer)
-    raise HarnessError(
+    raise AgentError(
         f"the agent returned {type(result).__name__}; expected a string, a dict with 'answer' or an object "
         "with an `answer` attribute"
     )

@@ -82,7 +82,8 @@ class Project:
 
 
 def stub_args(stub: StubProcess, *extra: str) -> list[str]:
-    """Options that point the system under test and the judge at the stub."""
+    """Options that point the system under test, the judges and the embeddings at the stub (each has its
+    own endpoint option: none inherits another's)."""
     return [
         "--model",
         "openai/stub-sut",
@@ -90,7 +91,22 @@ def stub_args(stub: StubProcess, *extra: str) -> list[str]:
         stub.api_base,
         "--judge-model",
         "openai/stub-judge",
+        "--judge-api-base",
+        stub.api_base,
+        "--embedding-model",
+        "openai/stub-embed",
+        "--embedding-api-base",
+        stub.api_base,
         "--call-retry-backoff",
         "0.01",
         *extra,
     ]
+
+
+def sample_tasks() -> list[dict[str, Any]]:
+    import yaml
+
+    tasks = []
+    for path in sorted(SAMPLE.glob("*.yaml")):
+        tasks += yaml.safe_load(path.read_text())["tasks"]
+    return tasks

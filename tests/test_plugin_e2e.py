@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from helpers import SAMPLE, Project, stub_args
+from helpers import Project, sample_tasks, stub_args
 
 from harness.testing import StubProcess
 
@@ -22,11 +21,30 @@ WRONG_ON_PURPOSE = {"divide", "largest-planet", "spider-legs"}
 def sample_answers() -> dict[str, str]:
     """The stub answers every sample prompt with its reference, except a few that it gets wrong."""
     answers = {}
-    for path in SAMPLE.glob("*.yaml"):
-        for task in yaml.safe_load(path.read_text())["tasks"]:
-            answer = "a wrong answer" if task["id"] in WRONG_ON_PURPOSE else task["ground_truth"]["answer"]
-            answers[task["inputs"]["prompt"]] = answer
+    for task in sample_tasks():
+        answer = "a wrong answer" if task["id"] in WRONG_ON_PURPOSE else task["ground_truth"]["answer"]
+        answers[task["inputs"]["prompt"]] = answer
     return answers
+
+
+def judge_rules() -> list[list[object]]:
+    """The stub judge grades "correct" exactly the answers the test decides are right: it finds them inside
+    the prompt's data section (so an answer that never reached the judge, or reached it outside a data
+    section, is graded "incorrect" and the test fails)."""
+    right = [t for t in sample_tasks() if t["id"] in JUDGED and t["id"] not in WRONG_ON_PURPOSE]
+    return [[t["ground_truth"]["answer"], {"grade": "correct"}] for t in right]
+
+
+JUDGED = {
+    "photosynthesis",
+    "recruiter-role",
+    "influencer-marketing",
+    "http-status-404",
+    "boiling-point",
+    "first-prime",
+    "opposite-of-north",
+    "spider-legs",
+}
 
 
 @pytest.fixture
@@ -39,6 +57,8 @@ def sample_stub(fresh_stub: StubProcess) -> StubProcess:
                 "arguments": {"expression": "1234 * 5678"},
             }
         },
+        judge_rules=judge_rules(),
+        judge_default={"grade": "incorrect"},
     )
     return fresh_stub
 
@@ -60,16 +80,19 @@ def test_sample_suite_end_to_end(project: Project, sample_stub: StubProcess, wor
     assert failed == WRONG_ON_PURPOSE
     assert all(r["outcome"] != "error" for r in results.values())
     calc = results["evals/sample/arithmetic.yaml::calculator-product"]
-    assert calc["score"] == 100 and calc["repeats"][0]["details"]["tool_calls"][0]["name"] == "calculator"
+    assert calc["score"] == 100 and calc["details"]["trajectory"][0]["tool"] == "calculator"
     judged = results["evals/sample/judged.yaml::photosynthesis"]
-    assert judged["judge_levels"] == [{"grade": {"openai/stub-judge": "correct"}}]
+    assert judged["judge_levels"] == {"grade": {"openai/stub-judge": "correct"}}
     assert [c["namespace"] for c in judged["calls"]] == ["sut", "judge"]
+    assert results["evals/sample/judged.yaml::spider-legs"]["judge_levels"] == {
+        "grade": {"openai/stub-judge": "incorrect"}
+    }
     assert run["totals"]["items"] == 24 and run["totals"]["failed"] == 3
     assert run["suites"]["sample"]["mean_score"] == pytest.approx(100 * 21 / 24)
     assert run["run"]["options"]["model"] == "openai/stub-sut" and run["run"]["harness_version"]
     report_dir = out.report_dir / run["run"]["run_id"]
     summary = (report_dir / "summary.md").read_text()
-    assert "| sample | 24 | 87.5 | 87.5% | 21 | 3 | 0 |" in summary
+    assert "| sample | 24 | 87.5 |" in summary and "| 87.5% | 21 | 3 | 0 |" in summary
     assert "harness scores" in out.stdout and "sample" in out.stdout
     xml = junit.read_text()
     assert 'name="harness_score" value="100.0"' in xml
@@ -278,14 +301,29 @@ def test_max_cost_stops_new_calls(project: Project, sample_stub: StubProcess) ->
     assert out.run["totals"]["cost_usd"] < 0.05 + 0.05  # at most the calls already in flight
 
 
-def test_secrets_never_reach_cache_or_reports(project: Project, sample_stub: StubProcess) -> None:
-    secrets = {"OPENAI_API_KEY": "sk-test-0123456789abcdefSECRET", "ANTHROPIC_API_KEY": "sk-ant-zyxwvut98765SECRET"}
-    sample_stub.control(required_key=secrets["OPENAI_API_KEY"])
+def test_keys_go_only_to_their_own_endpoint_and_never_reach_files(project: Project, sample_stub: StubProcess) -> None:
+    secrets = {
+        "OPENAI_API_KEY": "sk-test-0123456789abcdefSECRET",
+        "ANTHROPIC_API_KEY": "sk-ant-zyxwvut98765SECRET",
+        "STUB_GATEWAY_KEY": "gw-key-5555-6666-SECRET",
+    }
     project.copy_sample()
+    # A custom endpoint with no key named gets no key at all, even with OPENAI_API_KEY set.
     out = project.pytest("evals", *stub_args(sample_stub), "-n", "2", env=secrets)
-    assert out.run["totals"]["errors"] == 0, out.stdout[-2000:]  # the key was used: the stub demands it
+    assert out.run["totals"]["errors"] == 0, out.stdout[-2000:]
+    assert sample_stub.stats()["seen_auth"] == [""]
+    # Named with --*-api-key-env, that variable's key goes to that endpoint (the stub now demands it).
+    sample_stub.control(required_key=secrets["STUB_GATEWAY_KEY"], reset_stats=True)
+    named = [f"--{o}-key-env=STUB_GATEWAY_KEY" for o in ("api", "judge-api", "embedding-api")]
+    keyed = project.pytest("evals", *stub_args(sample_stub), *named, "--cache-mode", "refresh", env=secrets)
+    assert keyed.run["totals"]["errors"] == 0, keyed.stdout[-2000:]
+    assert sample_stub.stats()["seen_auth"] == [f"Bearer {secrets['STUB_GATEWAY_KEY']}"]
+    assert keyed.run["run"]["options"]["api_key_env"] == "STUB_GATEWAY_KEY"
+    # A wrong key is a clear provider error, and still nothing secret is written anywhere.
     sample_stub.control(required_key="another-key-entirely")
-    denied = project.pytest("evals", *stub_args(sample_stub), "--cache-mode", "refresh", "-k", "capital", env=secrets)
+    denied = project.pytest(
+        "evals", *stub_args(sample_stub), *named, "--cache-mode", "refresh", "-k", "capital", env=secrets
+    )
     assert denied.run["totals"]["errors"] == 2
     files = [p for d in (out.report_dir, out.cache_dir) for p in d.rglob("*") if p.is_file()]
     assert files
@@ -293,7 +331,21 @@ def test_secrets_never_reach_cache_or_reports(project: Project, sample_stub: Stu
         data = path.read_bytes()
         for value in secrets.values():
             assert value.encode() not in data, f"{path} holds a secret"
-    assert not any(value in out.stdout + denied.stdout for value in secrets.values())
+    assert not any(value in out.stdout + keyed.stdout + denied.stdout for value in secrets.values())
+
+
+def test_credentials_inside_an_endpoint_url_are_redacted_everywhere(project: Project, sample_stub: StubProcess) -> None:
+    project.copy_sample()
+    base = sample_stub.api_base.replace("http://", "http://alice:url-pa55word-777@") + "?api-key=url-query-key-888"
+    args = stub_args(sample_stub)
+    args[args.index("--api-base") + 1] = base
+    out = project.pytest("evals", *args, "-k", "capital-france")
+    assert out.run["totals"]["errors"] == 0, out.stdout[-2000:]
+    files = [p for d in (out.report_dir, out.cache_dir) for p in d.rglob("*") if p.is_file()]
+    for path in files:
+        data = path.read_bytes()
+        assert b"url-pa55word-777" not in data and b"url-query-key-888" not in data, f"{path} holds a credential"
+    assert "url-pa55word-777" not in out.stdout + out.stderr
 
 
 def test_user_agent_is_the_system_under_test(project: Project, sample_stub: StubProcess) -> None:
@@ -324,9 +376,7 @@ def test_user_agent_is_the_system_under_test(project: Project, sample_stub: Stub
     assert sync.results["evals/sample/arithmetic.yaml::calculator-product"]["outcome"] == "passed"
     assert sync.results["evals/sample/facts.yaml::capital-japan"]["outcome"] == "failed"
     asynchronous = project.pytest("evals", "--agent", "my_agent:async_agent", *common, "-k", "france")
-    assert asynchronous.results["evals/sample/facts.yaml::capital-france"]["repeats"][0]["answer"] == (
-        "capital-france: Paris"
-    )
+    assert asynchronous.results["evals/sample/facts.yaml::capital-france"]["answer"] == "capital-france: Paris"
     broken = project.pytest("evals", "--agent", "my_agent:broken_agent", *common, "-k", "france")
     error = broken.results["evals/sample/facts.yaml::capital-france"]["error"]
     assert "agent crashed" in error["message"]
@@ -337,9 +387,12 @@ def test_user_agent_is_the_system_under_test(project: Project, sample_stub: Stub
 def test_repeats_average_and_keep_each_repeat(project: Project, sample_stub: StubProcess) -> None:
     project.copy_sample()
     out = project.pytest("evals", *stub_args(sample_stub), "--repeats", "3", "-k", "capital-france")
-    (result,) = out.results.values()
-    assert [r["repeat"] for r in result["repeats"]] == [0, 1, 2]
-    assert len({c["key"] for c in result["calls"]}) == 3  # the repeat index is part of the key
+    results = out.results
+    assert sorted(results) == [f"evals/sample/facts.yaml::capital-france[r{i}]" for i in range(3)]
+    assert sorted(r["repeat"] for r in results.values()) == [0, 1, 2]
+    assert len({r["calls"][0]["key"] for r in results.values()}) == 3  # the repeat index is part of the key
+    again = project.pytest("evals", *stub_args(sample_stub), "--repeats", "3", "-k", "capital-france and r1")
+    assert list(again.results) == ["evals/sample/facts.yaml::capital-france[r1]"]
 
 
 def test_results_json_matches_the_published_schema(project: Project, sample_stub: StubProcess) -> None:
@@ -393,6 +446,8 @@ def test_same_family_judge_is_warned_about_everywhere(project: Project, sample_s
         sample_stub.api_base,
         "--judge-model",
         "openai/gpt-4.1-mini",
+        "--judge-api-base",
+        sample_stub.api_base,
         "-k",
         "photosynthesis",
     )
@@ -420,8 +475,13 @@ def test_smoke_run_on_the_embedded_local_model(project: Project) -> None:
     calls = judged["calls"]
     assert {c["model"] for c in calls} == {"local/smollm2"}
     assert all(c["input_tokens"] > 0 and c["output_tokens"] > 0 and c["cost_usd"] == 0 for c in calls)
-    if judged["outcome"] != "error":  # a judge verdict the tiny model could not give is an error, never a score
-        assert judged["judge_levels"][0]["grade"]["local/smollm2"] in {"correct", "partially_correct", "incorrect"}
+    # Either the tiny model gave a valid verdict and the score is that verdict's, or it could not and the item
+    # is a judge error with no score: never a score nobody produced.
+    grade = (judged["judge_levels"].get("grade") or {}).get("local/smollm2")
+    graded = {"correct": 100.0, "partially_correct": 50.0, "incorrect": 0.0}
+    assert (judged["outcome"] != "error" and judged["score"] == graded.get(grade)) or (
+        judged["outcome"] == "error" and judged["error"]["kind"] == "judge" and judged["score"] is None
+    ), judged
     assert out.run["totals"]["cost_known"] is True
     junit = (project.root / "junit.xml").read_text()
     assert 'name="harness_notice"' in junit and "not meaningful" in junit
@@ -492,7 +552,7 @@ def test_judge_panel_keeps_each_judges_level(project: Project, sample_stub: Stub
         "evals", *stub_args(sample_stub), "--judge-model", "openai/judge-a,openai/judge-b", "-k", "photosynthesis"
     )
     (result,) = out.results.values()
-    assert result["judge_levels"] == [{"grade": {"openai/judge-a": "correct", "openai/judge-b": "correct"}}]
+    assert result["judge_levels"] == {"grade": {"openai/judge-a": "correct", "openai/judge-b": "correct"}}
     assert result["metrics"]["judge_agreement"] == 1.0
     assert sorted(c["model"] for c in result["calls"] if c["namespace"] == "judge") == [
         "openai/judge-a",

@@ -96,6 +96,32 @@ def test_scores_outside_0_100_are_rejected() -> None:
         Scores(score=101)
     with pytest.raises(ValueError):
         Scores(score=-1)
+    with pytest.raises(ValueError):
+        Scores(score=float("nan"))
+
+
+def test_metrics_are_finite_numbers_or_none() -> None:
+    import numpy as np
+
+    scores = Scores(score=np.float32(50.0), metrics={"a": np.float64(0.25), "b": None, "c": np.int64(3), "d": 1})
+    assert scores.metrics == {"a": 0.25, "b": None, "c": 3.0, "d": 1.0}
+    assert all(type(v) is float for v in scores.metrics.values() if v is not None)
+    assert type(scores.score) is float
+    for bad in (float("nan"), float("inf"), np.float32("nan"), "0.5", True):
+        with pytest.raises(ValueError, match="metric 'x'"):
+            Scores(score=1, metrics={"x": bad})
+
+
+def test_details_that_are_not_json_make_an_internal_error_not_a_crash() -> None:
+    import numpy as np
+
+    from harness.result import plain_json
+
+    assert plain_json({"a": (np.int32(2), np.float64(0.5)), 3: [np.bool_(True)]}) == {"a": [2, 0.5], "3": [True]}
+    with pytest.raises(ValueError, match=r"details.sentences\[1\]"):
+        plain_json({"sentences": [1.0, float("nan")]}, "details")
+    with pytest.raises(ValueError, match="object"):
+        plain_json({"x": object()})
 
 
 def test_redaction_of_environment_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -159,14 +185,84 @@ def test_defaults_are_the_embedded_models(tmp_path: Path) -> None:
     assert panel.judge_models == ["a/b", "c/d"] and not panel.uses_local_models
 
 
+def test_judges_and_embeddings_never_inherit_the_systems_endpoint(tmp_path: Path) -> None:
+    settings = settings_from_options(
+        options(model="openai/x", api_base="http://10.0.0.1:8000/v1", judge_model="openai/j"), tmp_path
+    )
+    assert settings.api_base == "http://10.0.0.1:8000/v1"
+    assert settings.judge_api_base is None and settings.embedding_api_base is None
+
+
+def test_credentials_in_urls_never_reach_the_report_options(tmp_path: Path) -> None:
+    settings = settings_from_options(
+        options(model="openai/x", api_base="https://bob:pa55word-xyz@llm.internal/v1?api-key=k3y-value&region=eu"),
+        tmp_path,
+    )
+    public = json.dumps(settings.public())
+    assert "pa55word-xyz" not in public and "k3y-value" not in public and "bob" not in public
+    assert "llm.internal/v1" in public and "region=eu" in public
+
+
+def test_a_key_goes_only_to_its_own_provider(monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.errors import ProviderError
+    from harness.llm.transports import LiteLLMTransport, endpoint_key
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-0123456789")
+    monkeypatch.setenv("MY_GATEWAY_KEY", "gw-0123456789")
+    # the provider's own endpoint gets the provider's own key
+    assert endpoint_key(None, None, "OPENAI_API_KEY") == "sk-openai-0123456789"
+    # a custom endpoint gets no key unless one is named for it
+    assert endpoint_key("http://127.0.0.1:9/v1", None, "OPENAI_API_KEY") is None
+    assert endpoint_key("http://127.0.0.1:9/v1", "MY_GATEWAY_KEY", "OPENAI_API_KEY") == "gw-0123456789"
+    # litellm would fill in the provider's key itself: a custom base gets a placeholder instead
+    assert LiteLLMTransport._key_for("http://127.0.0.1:9/v1", None) == "no-key"
+    assert LiteLLMTransport._key_for(None, None) is None
+    with pytest.raises(ProviderError, match="NOT_SET_ANYWHERE"):
+        endpoint_key(None, "NOT_SET_ANYWHERE", None)
+
+
+def test_the_cache_key_ignores_credentials_in_the_endpoint() -> None:
+    from harness.cache import cache_key, key_parts
+
+    def key(base: str) -> str:
+        return cache_key(key_parts("sut", model="m", api_base=base, payload={"messages": []}))
+
+    assert key("https://u:one@h.example/v1?api-key=1") == key("https://u:two@h.example/v1?api-key=2")
+    assert key("https://h.example/v1") != key("https://other.example/v1")
+    parts = key_parts("sut", model="m", api_base="https://u:secret-pw@h.example/v1?token=t0k", payload={})
+    assert "secret-pw" not in json.dumps(parts) and "t0k" not in json.dumps(parts)
+
+
+def test_item_names_round_trip() -> None:
+    from harness.collect import item_name, parse_item_name, short_name
+
+    assert item_name("t", None, 0, 1) == "t"
+    assert item_name("t", "gir-r", 0, 1) == "t[gir-r]"
+    assert item_name("t", None, 2, 3) == "t[r2]"
+    assert item_name("t", "gi-r", 1, 3) == "t[gi-r/r1]"
+    assert parse_item_name("t") == ("t", None, 0)
+    assert parse_item_name("t[gir-r]") == ("t", "gir-r", 0)
+    assert parse_item_name("t[r2]") == ("t", None, 2)
+    assert parse_item_name("t[gi-r/r1]") == ("t", "gi-r", 1)
+    long = "x" * 5000
+    assert len(short_name(long)) < 60 and short_name(long) != short_name("x" * 4999)
+
+
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
         ({"repeats": 0}, "--repeats"),
         ({"concurrency": 0}, "--concurrency"),
         ({"pass_threshold": 120.0}, "--pass-threshold"),
-        ({"model": "a/b", "agent": "m:f"}, "give one"),
         ({"max_cost": -1.0}, "--max-cost"),
+        ({"model": ""}, "--model must name a model"),
+        ({"model": " "}, "--model must name a model"),
+        ({"judge_model": ","}, "--judge-model must name"),
+        ({"judge_model": "a/b,a/b"}, "names a judge twice"),
+        ({"embedding_model": ""}, "--embedding-model must name"),
+        ({"api_base": "localhost:8000"}, "--api-base must be an http"),
+        ({"judge_api_base": "ftp://x"}, "--judge-api-base must be an http"),
+        ({"api_key_env": "MY KEY"}, "--api-key-env names an environment variable"),
     ],
 )
 def test_bad_option_values_are_refused(tmp_path: Path, overrides: dict[str, object], message: str) -> None:

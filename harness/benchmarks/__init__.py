@@ -1,19 +1,105 @@
-"""The benchmark registry: each task kind declares its typed parts and how it solves and scores a task."""
+"""The benchmark registry: each task kind declares its typed parts and how it solves and scores a task.
+
+A kind is a `Benchmark`: typed `inputs`, `ground_truth` and `scoring` models (they make the task schema),
+`run(task, ctx)` (one item's work: returns `Scores`), and optional extension points: `variants` (items
+beyond the repeat, e.g. GEM-Bench's solutions), `labels` (fields reports group by), `check` (problems
+found at collection, before anything is paid for), `tables` (the benchmark's own report tables) and
+`options` (its own command-line options). See docs/writing-a-benchmark.md.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+import importlib
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, create_model
 
 from harness.task import TaskBase
 
+BUILTIN_MODULES = ("harness.benchmarks.qa",)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One cell of a table row: the mean of a metric (or of the score) over the row's scored items,
+    optionally only over items whose fields match `where` (for example one task kind)."""
+
+    key: str
+    label: str
+    metric: str = "score"
+    where: tuple[tuple[str, str], ...] = ()
+    in_overall: bool = True
+    scale: str = "0..100"  # how to read the number ("0..100" or a unit such as "tokens")
+
+
+@dataclass(frozen=True)
+class Section:
+    """Columns that belong together, with an optional overall: the unweighted mean of the available
+    column means (`"mean_of_columns"`) or the mean over every scored item of the row (`"mean_of_items"`)."""
+
+    title: str
+    columns: tuple[Column, ...]
+    overall: Literal["mean_of_columns", "mean_of_items"] | None = "mean_of_columns"
+    overall_label: str = "Overall"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A benchmark's own report table: one row per group of results (by `rows`, fields of a result or of
+    its labels), every cell a mean with a 95 % interval."""
+
+    name: str
+    title: str
+    kinds: tuple[str, ...]
+    rows: tuple[str, ...]
+    sections: tuple[Section, ...]
+    note: str = ""
+    order: tuple[tuple[str, tuple[str, ...]], ...] = ()  # preferred order of row values, per row field
+
+
+@dataclass(frozen=True)
+class Option:
+    """A command-line option a benchmark adds to pytest's "harness" group (read with `ctx.option(dest)`)."""
+
+    flag: str
+    dest: str
+    help: str
+    default: Any = None
+    choices: tuple[str, ...] | None = None
+    type: Callable[[str], Any] | None = None
+
+
+@dataclass(frozen=True)
+class CollectionChecks:
+    """What `check` may consult at collection: the judge templates on the search path and the fixtures."""
+
+    prompts: Any  # harness.judge.PromptLibrary
+    fixtures_dir: Path
+
+    def template_problem(self, name: str) -> str | None:
+        if self.prompts.exists(name):
+            return None
+        return f"judge template {name!r} not found (searched {', '.join(str(r) for r in self.prompts.roots)})"
+
+
+def _no_variants(task: Any, settings: Any) -> Sequence[str | None]:
+    return (None,)
+
+
+def _no_labels(task: Any) -> dict[str, str]:
+    return {}
+
+
+def _no_problems(task: Any, task_path: Path, checks: CollectionChecks) -> list[str]:
+    return []
+
 
 @dataclass(frozen=True)
 class Benchmark:
-    """A task kind. `run(task, ctx)` returns Scores for one repeat of one task."""
+    """A task kind. `run(task, ctx)` returns Scores for one (task, variant, repeat)."""
 
     kind: str
     description: str
@@ -22,6 +108,12 @@ class Benchmark:
     scoring: type[BaseModel]
     run: Callable[[Any, Any], Awaitable[Any]]
     default_pass_threshold: float = 60.0
+    variants: Callable[[Any, Any], Sequence[str | None]] = _no_variants
+    labels: Callable[[Any], dict[str, str]] = _no_labels
+    check: Callable[[Any, Path, CollectionChecks], list[str]] = _no_problems
+    tables: tuple[Table, ...] = ()
+    options: tuple[Option, ...] = ()
+    extra_fields: dict[str, Any] = field(default_factory=dict)  # more top-level task fields: name -> (type, Field)
 
 
 _BENCHMARKS: dict[str, Benchmark] = {}
@@ -40,31 +132,72 @@ def register_benchmark(benchmark: Benchmark) -> None:
         inputs=(benchmark.inputs, Field(description="What the system under test is given.")),
         ground_truth=(benchmark.ground_truth, Field(description="What a correct answer contains.")),
         scoring=(benchmark.scoring, Field(default_factory=benchmark.scoring, description="How it is scored.")),
+        **benchmark.extra_fields,
     )
 
 
-def _load_builtins() -> None:
+def load_builtins() -> None:
+    """Import the built-in kinds once (cheap: their heavy dependencies load on first use)."""
     global _BUILTINS_LOADED
     if not _BUILTINS_LOADED:
         _BUILTINS_LOADED = True
-        from harness.benchmarks import qa  # noqa: F401
+        for module in BUILTIN_MODULES:
+            importlib.import_module(module)
 
 
 def get_benchmark(kind: str) -> Benchmark:
-    _load_builtins()
+    load_builtins()
     return _BENCHMARKS[kind]
+
+
+def all_benchmarks() -> list[Benchmark]:
+    load_builtins()
+    return [_BENCHMARKS[k] for k in sorted(_BENCHMARKS)]
 
 
 def task_model_for(kind: Any) -> type[TaskBase] | str:
     """The task model of a kind, or a message saying why there is none."""
-    _load_builtins()
+    load_builtins()
     if kind is None:
         return f"required field is missing; expected one of {sorted(_BENCHMARKS)}"
     if not isinstance(kind, str) or kind not in _TASK_MODELS:
-        return f"unknown kind {kind!r}; expected one of {sorted(_BENCHMARKS)}"
+        shown = repr(kind) if len(repr(kind)) <= 60 else repr(kind)[:57] + "..."
+        return f"unknown kind {shown}; expected one of {sorted(_BENCHMARKS)}"
     return _TASK_MODELS[kind]
 
 
 def all_task_models() -> list[type[TaskBase]]:
-    _load_builtins()
+    load_builtins()
     return [_TASK_MODELS[k] for k in sorted(_TASK_MODELS)]
+
+
+def add_benchmark_options(parser: Any, options: Sequence[Option]) -> None:
+    """Add options to pytest's "harness" group. The plugin does this for built-in kinds; a kind registered
+    in a conftest.py calls it from that conftest's own `pytest_addoption`."""
+    group = parser.getgroup("harness")
+    for option in options:
+        kwargs: dict[str, Any] = {"dest": option.dest, "default": option.default, "help": option.help}
+        if option.choices:
+            kwargs["choices"] = option.choices
+        if option.type is not None:
+            kwargs["type"] = option.type
+        group.addoption(option.flag, **kwargs)
+
+
+def all_options() -> list[Option]:
+    """Every benchmark's options, each flag once."""
+    seen: dict[str, Option] = {}
+    for benchmark in all_benchmarks():
+        for option in benchmark.options:
+            seen.setdefault(option.flag, option)
+    return list(seen.values())
+
+
+def tables_for(kinds: set[str]) -> list[Table]:
+    """The declared tables that apply to results of these kinds, each once."""
+    seen: dict[str, Table] = {}
+    for benchmark in all_benchmarks():
+        for table in benchmark.tables:
+            if set(table.kinds) & kinds and table.name not in seen:
+                seen[table.name] = table
+    return list(seen.values())

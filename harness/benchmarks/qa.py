@@ -7,18 +7,21 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from harness.benchmarks import Benchmark, register_benchmark
+from harness.benchmarks import Benchmark, CollectionChecks, register_benchmark
 from harness.context import ItemContext
+from harness.judge import Untrusted
 from harness.scores import Scores
+from harness.task import STRICT
 from harness.tools import BUILTIN_TOOLS, resolve_tools
 
 
 class QAInputs(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = STRICT
 
     prompt: str = Field(min_length=1, description="The question or instruction.")
     system: str | None = Field(default=None, description="An optional system message.")
@@ -31,7 +34,7 @@ class QAInputs(BaseModel):
 
 
 class QATruth(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = STRICT
 
     answer: str = Field(min_length=1, description="The expected answer.")
     aliases: tuple[str, ...] = Field(default=(), description="Other spellings that also count.")
@@ -39,7 +42,7 @@ class QATruth(BaseModel):
 
 
 class QAScoring(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = STRICT
 
     method: Literal["exact", "contains", "regex", "judge"] = Field(
         default="exact", description="exact/contains compare normalized text; regex searches `answer` as a pattern."
@@ -86,7 +89,7 @@ async def run_qa(task: object, ctx: ItemContext) -> Scores:
     truth: QATruth = task.ground_truth  # type: ignore[attr-defined]
     scoring: QAScoring = task.scoring  # type: ignore[attr-defined]
     answer = await ctx.solve(inputs.prompt, system=inputs.system, tools=resolve_tools(inputs.tools))
-    details = {"steps": answer.steps, "tool_calls": answer.tool_calls}
+    details = {"steps": answer.steps, "trajectory": answer.tool_calls}
     if scoring.method != "judge":
         score = match_score(scoring.method, answer.text, truth)
         return Scores(score=score, answer=answer.text, metrics={scoring.method: score}, details=details)
@@ -97,7 +100,7 @@ async def run_qa(task: object, ctx: ItemContext) -> Scores:
             "reference": truth.answer,
             "aliases": list(truth.aliases),
             "notes": truth.notes,
-            "answer": answer.text,
+            "answer": Untrusted(answer.text),
         },
         CorrectnessVerdict,
     )
@@ -113,6 +116,15 @@ async def run_qa(task: object, ctx: ItemContext) -> Scores:
     )
 
 
+def check_qa(task: Any, task_path: Path, checks: CollectionChecks) -> list[str]:
+    """The judge template of a judged task must exist before anything is paid for."""
+    scoring: QAScoring = task.scoring
+    if scoring.method == "judge":
+        problem = checks.template_problem(scoring.template)
+        return [f"field 'scoring.template': {problem}"] if problem else []
+    return []
+
+
 register_benchmark(
     Benchmark(
         kind="qa",
@@ -121,6 +133,7 @@ register_benchmark(
         ground_truth=QATruth,
         scoring=QAScoring,
         run=run_qa,
+        check=check_qa,
         default_pass_threshold=60.0,
     )
 )

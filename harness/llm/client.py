@@ -1,4 +1,9 @@
-"""One client for every call: cache first, then a route, with retries, limits, budget and records."""
+"""One client for every call: cache first, then a route, with retries, limits, budget and records.
+
+Identical calls are paid once: within a process they share one request in flight; across processes on
+one cache directory (xdist workers) the first takes a claim on the key and the others wait for its reply
+in the cache. Every call leaves a record with its stage (see `harness.llm.stages`).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,6 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from harness.cache import CacheMode, CallCache, cache_key, key_parts, part_hashes, short_hashes
@@ -17,14 +21,17 @@ from harness.errors import (
     ProviderError,
     RetryableProviderError,
 )
+from harness.llm.budget import Budget
 from harness.llm.pricing import Price, price_for
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest, EmbeddingRequest
 from harness.llm.retry import backoff_delay
+from harness.llm.stages import current_stage
 from harness.llm.transports import LiteLLMTransport, LocalTransport, OpenAICompatibleTransport, Transport
 from harness.secrets import redact_text
 
 ROUTES = ("auto", "openai", "litellm")
+EMBED_BATCH = 256  # texts per embedding request
 
 
 @dataclass
@@ -34,7 +41,6 @@ class ClientSettings:
     retries: int = 3
     retry_backoff_s: float = 1.0
     route: str = "auto"
-    api_key: str | None = None
     max_cost_usd: float | None = None
     user_prices: dict[str, Price] = field(default_factory=dict)
 
@@ -43,7 +49,6 @@ class ClientSettings:
 class CallStats:
     """Running totals for live progress and the run report (this process only)."""
 
-    started: int = 0
     finished: int = 0
     errors: int = 0
     cache_hits: int = 0
@@ -70,44 +75,6 @@ class InvalidReplyError(ValueError):
         self.record = record
 
 
-class Budget:
-    """`--max-cost`: no call starts once the run's spend passes the limit, across xdist workers."""
-
-    def __init__(self, limit_usd: float | None, ledger_dir: Path | None = None, run_id: str = "run") -> None:
-        self.limit_usd = limit_usd
-        self._run_key = f"spend:{run_id}"
-        self._local_micro = 0
-        self._ledger: Any = None
-        if limit_usd is not None and ledger_dir is not None:
-            import diskcache
-
-            self._ledger = diskcache.Cache(str(ledger_dir), timeout=60)
-
-    @property
-    def spent_usd(self) -> float:
-        if self._ledger is not None:
-            return int(self._ledger.get(self._run_key, 0)) / 1e6
-        return self._local_micro / 1e6
-
-    def check(self) -> None:
-        if self.limit_usd is not None and self.spent_usd >= self.limit_usd:
-            raise BudgetExceededError(
-                f"not started: the run has spent ${self.spent_usd:.4f}, which reached --max-cost ${self.limit_usd:.4f}"
-            )
-
-    def add(self, cost_usd: float | None) -> None:
-        micro = round((cost_usd or 0.0) * 1e6)
-        if micro <= 0:
-            return
-        self._local_micro += micro
-        if self._ledger is not None:
-            self._ledger.incr(self._run_key, micro)
-
-    def close(self) -> None:
-        if self._ledger is not None:
-            self._ledger.close()
-
-
 class LLMClient:
     """Serves chat and embedding calls for all items of a process, on one event loop."""
 
@@ -121,6 +88,7 @@ class LLMClient:
         self._transports: dict[str, Transport] = {}
         self._limiters: dict[str, asyncio.Semaphore] = {}
         self._inflight: dict[str, asyncio.Future[Any]] = {}
+        self._inflight_vectors: dict[str, asyncio.Future[list[float]]] = {}
 
     # -- routing -------------------------------------------------------------------------------
 
@@ -141,9 +109,9 @@ class LLMClient:
             if route == "local":
                 transport = LocalTransport()
             elif route == "openai":
-                transport = OpenAICompatibleTransport(api_key=self.settings.api_key)
+                transport = OpenAICompatibleTransport()
             else:
-                transport = LiteLLMTransport(api_key=self.settings.api_key)
+                transport = LiteLLMTransport()
             self._transports[route] = transport
         return transport
 
@@ -155,7 +123,7 @@ class LLMClient:
             limiter = self._limiters[provider] = asyncio.Semaphore(limit)
         return limiter
 
-    # -- calls ---------------------------------------------------------------------------------
+    # -- chat ----------------------------------------------------------------------------------
 
     async def chat(
         self,
@@ -163,7 +131,7 @@ class LLMClient:
         *,
         namespace: str,
         task_version: int | None = None,
-        repeat: int = 0,
+        repeat: int | None = 0,
         template_hash: str | None = None,
         accept: Callable[[dict[str, Any]], Any] | None = None,
         records: list[CallRecord] | None = None,
@@ -184,8 +152,33 @@ class LLMClient:
         full_hashes = part_hashes(parts)
         key = cache_key(parts, full_hashes)
         hashes = short_hashes(full_hashes)
-        cached = self.cache.get(namespace, key)
+        stage = current_stage()
         fresh = False
+        cached = self.cache.get(namespace, key)
+        if cached is None and self.cache.mode is CacheMode.REPLAY:
+            missed = CallRecord(
+                namespace=namespace,
+                model=request.model,
+                key=key,
+                error="cache miss (replay)",
+                parts=hashes,
+                stage=stage,
+            )
+            self._settle(missed, sink)
+            raise CacheMissError(
+                f"{namespace} call to {request.model} is not in the cache (key {key[:16]}) and "
+                "--cache-mode replay allows no new calls; run `harness cache explain NODEID` to see why"
+            )
+        if cached is None and key in self._inflight:  # the same call is in flight for another item here
+            reply, record = await self._wait_for_shared(key, namespace, request.model, hashes, stage, sink)
+        elif cached is None:
+            async with self.cache.claim(key):  # across processes: one of them pays, the others read
+                cached = self.cache.get(namespace, key)
+                if cached is None:
+                    reply, record = await self._call_shared(request, namespace, key, sink, stage)
+                    record.parts = hashes
+                    sink.append(record)
+                    fresh = True
         if cached is not None:
             reply = cached["reply"]
             record = CallRecord(
@@ -197,33 +190,9 @@ class LLMClient:
                 cost_usd=0.0,  # nothing is paid for a cache hit
                 cache_hit=True,
                 parts=hashes,
+                stage=stage,
             )
             self._settle(record, sink)
-        elif self.cache.mode is CacheMode.REPLAY:
-            missed = CallRecord(
-                namespace=namespace, model=request.model, key=key, error="cache miss (replay)", parts=hashes
-            )
-            self._settle(missed, sink)
-            raise CacheMissError(
-                f"{namespace} call to {request.model} is not in the cache (key {key[:16]}) and "
-                "--cache-mode replay allows no new calls; run `harness cache explain NODEID` to see why"
-            )
-        elif key in self._inflight:  # the same call is already in flight for another item: wait for it
-            try:
-                reply, first = await asyncio.shield(self._inflight[key])
-            except HarnessError as exc:  # the shared call failed: this item's record says so too
-                failed = CallRecord(
-                    namespace=namespace, model=request.model, key=key, error=redact_text(str(exc)), parts=hashes
-                )
-                self._settle(failed, sink)
-                raise
-            record = replace(first, cache_hit=True, cost_usd=0.0, latency_s=0.0, attempts=0)
-            self._settle(record, sink)
-        else:
-            reply, record = await self._call_shared(request, namespace, key, sink)
-            record.parts = hashes
-            sink.append(record)
-            fresh = True
         parsed = None
         if accept is not None:
             try:
@@ -231,23 +200,43 @@ class LLMClient:
             except ValueError as exc:
                 raise InvalidReplyError(str(exc), reply, record) from exc
         if fresh:  # only the call that fetched the reply stores it, and only once it was accepted
-            self.cache.set(namespace, key, {"reply": reply, "cost_usd": record.cost_usd, "key_parts": parts})
+            self.cache.store_later(namespace, key, {"reply": reply, "cost_usd": record.cost_usd, "key_parts": parts})
         return reply, record, parsed
+
+    async def _wait_for_shared(
+        self,
+        key: str,
+        namespace: str,
+        model: str,
+        hashes: dict[str, str],
+        stage: str | None,
+        sink: list[CallRecord],
+    ) -> tuple[dict[str, Any], CallRecord]:
+        try:
+            reply, first = await asyncio.shield(self._inflight[key])
+        except HarnessError as exc:  # the shared call failed: this item's record says so too
+            failed = CallRecord(
+                namespace=namespace, model=model, key=key, error=redact_text(str(exc)), parts=hashes, stage=stage
+            )
+            self._settle(failed, sink)
+            raise
+        record = replace(first, cache_hit=True, cost_usd=0.0, latency_s=0.0, attempts=0, stage=stage)
+        self._settle(record, sink)
+        return reply, record
 
     def _settle(self, record: CallRecord, sink: list[CallRecord]) -> None:
         """Account a call that was answered (or refused) without going to a provider."""
-        self.stats.started += 1
         self.stats.add(record)
         sink.append(record)
 
     async def _call_shared(
-        self, request: ChatRequest, namespace: str, key: str, sink: list[CallRecord]
+        self, request: ChatRequest, namespace: str, key: str, sink: list[CallRecord], stage: str | None
     ) -> tuple[dict[str, Any], CallRecord]:
         """Make the call, letting identical calls that arrive meanwhile wait for this one."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            result = await self._call_with_retries(request, namespace, key, sink)
+            result = await self._call_with_retries(request, namespace, key, sink, stage)
             future.set_result(result)
             return result
         except BaseException as exc:
@@ -266,14 +255,21 @@ class LLMClient:
         namespace: str,
         key: str,
         sink: list[CallRecord],
-    ) -> tuple[Any, int, float]:
-        """Run `call` on the model's route with retries, the limiter and the budget.
-        Returns (what the call returned, attempts, start time); a final failure leaves a record in `sink`."""
+        stage: str | None,
+    ) -> tuple[Any, int, float, float]:
+        """Run `call` on the model's route with retries, the limiter and the budget. Returns (what the call
+        returned, attempts, start time, seconds waited in backoff); a final failure leaves a record in `sink`."""
         transport = self._transport(self.route_for(model, api_base))
         limiter = self._limiter(model, api_base)
         started = time.perf_counter()
         attempts = 0
-        self.stats.started += 1
+        waited = 0.0
+
+        def failure(exc: Exception) -> CallRecord:
+            record = self._record_failure(namespace, model, key, started, attempts, exc, stage)
+            record.waited_s = round(waited, 4)
+            return record
+
         while True:
             attempts += 1
             try:
@@ -281,36 +277,44 @@ class LLMClient:
                     self.budget.check()  # checked once a slot is free, so queued calls see the latest spend
                     self.stats.in_flight += 1
                     try:
-                        return await call(transport), attempts, started
+                        result = await call(transport)
                     finally:
                         self.stats.in_flight -= 1
+                # The slot is free and a queued call was woken, but it runs after every task already
+                # ready: after a burst of replies, that is after all of them were processed. Yielding
+                # once lets queued calls go out first, and this reply is processed while they travel.
+                await asyncio.sleep(0)
+                return result, attempts, started, waited
             except RetryableProviderError as exc:
                 if attempts > self.settings.retries:
-                    sink.append(self._record_failure(namespace, model, key, started, attempts, exc))
+                    sink.append(failure(exc))
                     raise ProviderError(
                         f"{model}: {redact_text(str(exc))} (gave up after {attempts} attempts)",
                         status=exc.status,
                         attempts=attempts,
                     ) from exc
-                await asyncio.sleep(backoff_delay(attempts, self.settings.retry_backoff_s, retry_after=exc.retry_after))
+                delay = backoff_delay(attempts, self.settings.retry_backoff_s, retry_after=exc.retry_after)
+                waited += delay
+                await asyncio.sleep(delay)
             except BudgetExceededError as exc:
-                sink.append(self._record_failure(namespace, model, key, started, attempts, exc))
+                sink.append(failure(exc))
                 raise
             except ProviderError as exc:
-                sink.append(self._record_failure(namespace, model, key, started, attempts, exc))
+                sink.append(failure(exc))
                 raise ProviderError(f"{model}: {redact_text(str(exc))}", status=exc.status, attempts=attempts) from exc
 
     async def _call_with_retries(
-        self, request: ChatRequest, namespace: str, key: str, sink: list[CallRecord]
+        self, request: ChatRequest, namespace: str, key: str, sink: list[CallRecord], stage: str | None
     ) -> tuple[dict[str, Any], CallRecord]:
         timeout = self.settings.timeout_s
-        reply, attempts, started = await self._attempt(
+        reply, attempts, started, waited = await self._attempt(
             lambda transport: transport.chat(request, timeout),
             model=request.model,
             api_base=request.api_base,
             namespace=namespace,
             key=key,
             sink=sink,
+            stage=stage,
         )
         price = price_for(request.model, self.settings.user_prices)
         cost = price.cost(reply["input_tokens"], reply["output_tokens"]) if price else None
@@ -324,13 +328,22 @@ class LLMClient:
             latency_s=round(time.perf_counter() - started, 4),
             cache_hit=False,
             attempts=attempts,
+            waited_s=round(waited, 4),
+            stage=stage,
         )
         self.budget.add(cost)
         self.stats.add(record)
         return reply, record
 
     def _record_failure(
-        self, namespace: str, model: str, key: str, started: float, attempts: int, exc: Exception
+        self,
+        namespace: str,
+        model: str,
+        key: str,
+        started: float,
+        attempts: int,
+        exc: Exception,
+        stage: str | None,
     ) -> CallRecord:
         failed = CallRecord(
             namespace=namespace,
@@ -339,66 +352,129 @@ class LLMClient:
             latency_s=round(time.perf_counter() - started, 4),
             attempts=attempts,
             error=redact_text(str(exc)),
+            stage=stage,
         )
         self.stats.add(failed)
         return failed
 
+    # -- embeddings ----------------------------------------------------------------------------
+
     async def embed(
         self, request: EmbeddingRequest, records: list[CallRecord] | None = None
     ) -> tuple[list[list[float]], CallRecord]:
-        """Embed texts; each text is cached on its own so overlapping batches reuse earlier work."""
+        """Embed texts. Each text is cached on its own (identical texts share a vector); the cache is read
+        for all texts in one transaction off the loop; texts already being embedded for another item are
+        waited for, not embedded twice."""
         namespace = "embed"
+        stage = current_stage()
         keys = [
             cache_key(key_parts(namespace, model=request.model, api_base=request.api_base, payload={"text": t}))
             for t in request.texts
         ]
-        vectors: list[list[float] | None] = []
-        for key in keys:
-            hit = self.cache.get(namespace, key)
-            vectors.append(hit["vector"] if hit else None)
-        missing = [i for i, v in enumerate(vectors) if v is None]
         batch_key = cache_key({"keys": keys})
-        if not missing:
-            record = CallRecord(namespace=namespace, model=request.model, key=batch_key, cache_hit=True)
-            self.stats.started += 1
-            self.stats.add(record)
-            if records is not None:
-                records.append(record)
-            return [v for v in vectors if v is not None], record
-        if self.cache.mode is CacheMode.REPLAY:
+        hits = await asyncio.to_thread(self.cache.get_many, namespace, keys) if keys else []
+        vectors: list[list[float] | None] = [hit["vector"] if hit else None for hit in hits]
+        waiting: dict[int, asyncio.Future[list[float]]] = {}
+        mine: dict[str, list[int]] = {}  # key -> positions this call embeds (duplicates within the request too)
+        for i, (key, vector) in enumerate(zip(keys, vectors, strict=True)):
+            if vector is not None:
+                continue
+            if key in mine:
+                mine[key].append(i)
+            elif key in self._inflight_vectors:
+                waiting[i] = self._inflight_vectors[key]
+            else:
+                mine[key] = [i]
+        if mine and self.cache.mode is CacheMode.REPLAY:
+            missed = CallRecord(namespace=namespace, model=request.model, key=batch_key, stage=stage)
+            missed.error = "cache miss (replay)"
+            self._settle(missed, records if records is not None else [])
             raise CacheMissError(
-                f"{len(missing)} embedding(s) from {request.model} are not in the cache and "
+                f"{len(mine)} embedding(s) from {request.model} are not in the cache and "
                 "--cache-mode replay allows no new calls"
             )
-        sub = EmbeddingRequest(request.model, tuple(request.texts[i] for i in missing), request.api_base)
-        timeout = self.settings.timeout_s
-        (new_vectors, tokens), attempts, started = await self._attempt(
-            lambda transport: transport.embed(sub, timeout),
-            model=request.model,
-            api_base=request.api_base,
-            namespace=namespace,
-            key=batch_key,
-            sink=records if records is not None else [],
-        )
-        price = price_for(request.model, self.settings.user_prices)
-        cost = price.cost(tokens, 0) if price else None
-        for i, vector in zip(missing, new_vectors, strict=True):
-            vectors[i] = vector
-            self.cache.set(namespace, keys[i], {"vector": vector})
+        tokens, cost, attempts, latency = 0, 0.0, 0, 0.0
+        if mine:
+            loop = asyncio.get_running_loop()
+            futures = {key: loop.create_future() for key in mine}
+            self._inflight_vectors.update(futures)
+            try:
+                tokens, cost, attempts, latency = await self._embed_missing(
+                    request, mine, futures, vectors, namespace, batch_key, records, stage
+                )
+            except BaseException as exc:
+                for future in futures.values():
+                    if not future.done():
+                        future.set_exception(exc)
+                        future.exception()
+                raise
+            finally:
+                for key in futures:
+                    self._inflight_vectors.pop(key, None)
+        for i, future in waiting.items():
+            vectors[i] = await asyncio.shield(future)
         record = CallRecord(
             namespace=namespace,
             model=request.model,
             key=batch_key,
             input_tokens=tokens,
             cost_usd=cost,
-            latency_s=round(time.perf_counter() - started, 4),
+            latency_s=latency,
+            cache_hit=not mine,
             attempts=attempts,
+            stage=stage,
         )
-        self.budget.add(cost)
-        self.stats.add(record)
-        if records is not None:
-            records.append(record)
+        if mine:
+            self.stats.add(record)
+            if records is not None:
+                records.append(record)
+        else:
+            self._settle(record, records if records is not None else [])
         return [v for v in vectors if v is not None], record
+
+    async def _embed_missing(
+        self,
+        request: EmbeddingRequest,
+        mine: dict[str, list[int]],
+        futures: dict[str, asyncio.Future[list[float]]],
+        vectors: list[list[float] | None],
+        namespace: str,
+        batch_key: str,
+        records: list[CallRecord] | None,
+        stage: str | None,
+    ) -> tuple[int, float | None, int, float]:
+        """Embed the texts this call owns, in batches; fill `vectors`, resolve the futures, store them."""
+        keys = list(mine)
+        timeout = self.settings.timeout_s
+        price = price_for(request.model, self.settings.user_prices)
+        total_tokens, total_cost, total_attempts, started = 0, 0.0 if price else None, 0, time.perf_counter()
+        for offset in range(0, len(keys), EMBED_BATCH):
+            chunk = keys[offset : offset + EMBED_BATCH]
+            sub = EmbeddingRequest(
+                request.model, tuple(request.texts[mine[k][0]] for k in chunk), request.api_base, request.key_env
+            )
+            (new_vectors, tokens), attempts, _, _ = await self._attempt(
+                lambda transport, sub=sub: transport.embed(sub, timeout),
+                model=request.model,
+                api_base=request.api_base,
+                namespace=namespace,
+                key=batch_key,
+                sink=records if records is not None else [],
+                stage=stage,
+            )
+            cost = price.cost(tokens, 0) if price else None
+            self.budget.add(cost)
+            total_tokens += tokens
+            total_attempts += attempts
+            if total_cost is not None and cost is not None:
+                total_cost += cost
+            for key, vector in zip(chunk, new_vectors, strict=True):
+                for position in mine[key]:
+                    vectors[position] = vector
+                futures[key].set_result(vector)
+            stored = {key: {"vector": vector} for key, vector in zip(chunk, new_vectors, strict=True)}
+            await asyncio.to_thread(self.cache.set_many, namespace, stored)
+        return total_tokens, total_cost, total_attempts, round(time.perf_counter() - started, 4)
 
     async def close(self) -> None:
         for transport in self._transports.values():

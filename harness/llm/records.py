@@ -19,8 +19,10 @@ class CallRecord:
     latency_s: float = 0.0
     cache_hit: bool = False
     attempts: int = 0
+    waited_s: float = 0.0  # time spent in backoff between attempts (Retry-After or jittered delays)
     error: str | None = None
     parts: dict[str, str] | None = None  # short hash of each key part, for `harness cache explain`
+    stage: str | None = None  # the pipeline step (see harness.llm.stages); None: the namespace's default
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -33,6 +35,8 @@ class CallRecord:
             "latency_s": self.latency_s,
             "cache_hit": self.cache_hit,
             "attempts": self.attempts,
+            "waited_s": self.waited_s,
             "error": self.error,
             "parts": dict(self.parts) if self.parts else None,
+            "stage": self.stage or self.namespace,
         }

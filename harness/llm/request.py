@@ -38,6 +38,9 @@ class ChatRequest:
     messages: tuple[dict[str, Any], ...]
     settings: dict[str, Any] = field(default_factory=dict)
     api_base: str | None = None
+    # The NAME of the environment variable holding this endpoint's key (never the key itself; never part
+    # of the cache key). Without it, a custom api_base gets no key at all: see docs/providers.md#secrets.
+    key_env: str | None = None
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.settings) - CHAT_SETTINGS)
@@ -51,7 +54,13 @@ class ChatRequest:
 
     @classmethod
     def build(
-        cls, model: str, messages: list[dict[str, Any]], *, api_base: str | None = None, **settings: Any
+        cls,
+        model: str,
+        messages: list[dict[str, Any]],
+        *,
+        api_base: str | None = None,
+        key_env: str | None = None,
+        **settings: Any,
     ) -> ChatRequest:
         """Build a request, dropping settings left at None so `None` and "absent" share a key."""
         return cls(
@@ -59,6 +68,7 @@ class ChatRequest:
             messages=tuple(messages),
             settings={k: v for k, v in settings.items() if v is not None},
             api_base=api_base,
+            key_env=key_env,
         )
 
 
@@ -69,3 +79,4 @@ class EmbeddingRequest:
     model: str
     texts: tuple[str, ...]
     api_base: str | None = None
+    key_env: str | None = None

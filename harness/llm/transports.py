@@ -62,32 +62,49 @@ def provider_model_name(model: str) -> str:
     return model.split("/", 1)[1] if model.startswith("openai/") else model
 
 
+OPENAI_BASE = "https://api.openai.com/v1"
+
+
+def endpoint_key(api_base: str | None, key_env: str | None, default_env: str | None) -> str | None:
+    """The key a call may send, by one rule: a key goes only to its own provider.
+
+    - `key_env` names the variable explicitly (`--api-key-env VAR`): its value, wherever the call goes;
+    - no `api_base`: the provider's own endpoint, with the provider's own variable (`default_env`);
+    - a custom `api_base` with no `key_env`: no key at all, so a key set for one provider can never
+      reach another party's server.
+    """
+    if key_env:
+        value = os.environ.get(key_env)
+        if not value:
+            raise ProviderError(f"the key variable {key_env} is not set (named with --*-api-key-env)")
+        return value
+    if api_base:
+        return None
+    return os.environ.get(default_env) if default_env else None
+
+
+def join_endpoint(base: str, path: str) -> str:
+    """`base` + `/path`, keeping a query string where it belongs (`...v1?api-version=x` endpoints)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(base)
+    return urlunsplit((parts.scheme, parts.netloc, f"{parts.path.rstrip('/')}/{path}", parts.query, ""))
+
+
 class OpenAICompatibleTransport:
     """A lean aiohttp client for any OpenAI-compatible endpoint (the fast path)."""
 
-    def __init__(self, api_key: str | None = None, default_base: str | None = None) -> None:
-        self._api_key = api_key
-        self._default_base = default_base
+    def __init__(self) -> None:
         self._session: Any = None
 
-    def _base(self, request_base: str | None) -> str:
-        base = (
-            request_base
-            or self._default_base
-            or os.environ.get("OPENAI_BASE_URL")
-            or os.environ.get("OPENAI_API_BASE")
-            or "https://api.openai.com/v1"
-        )
-        return base.rstrip("/")
-
-    def _headers(self) -> dict[str, str]:
-        key = self._api_key or os.environ.get("OPENAI_API_KEY")
+    def _headers(self, api_base: str | None, key_env: str | None) -> dict[str, str]:
+        key = endpoint_key(api_base, key_env, "OPENAI_API_KEY")
         headers = {"Content-Type": "application/json"}
         if key:
             headers["Authorization"] = f"Bearer {key}"
         return headers
 
-    async def _post(self, url: str, payload: dict[str, Any], timeout: float) -> Any:
+    async def _post(self, url: str, payload: dict[str, Any], headers: dict[str, str], timeout: float) -> Any:
         import aiohttp
 
         if self._session is None or self._session.closed:
@@ -97,7 +114,7 @@ class OpenAICompatibleTransport:
             async with self._session.post(
                 url,
                 data=json.dumps(payload),
-                headers=self._headers(),
+                headers=headers,
                 timeout=aiohttp.ClientTimeout(total=timeout),
             ) as response:
                 raw = await response.read()
@@ -118,28 +135,28 @@ class OpenAICompatibleTransport:
         except ValueError as exc:
             raise RetryableProviderError(f"malformed JSON body from the server ({exc})", status=status) from exc
 
-    def _endpoint(self, request_base: str | None, path: str) -> str:
-        """The URL of `path`; OpenAI itself always needs a key, so say so at once instead of retrying a 401."""
-        base = self._base(request_base)
-        if "api.openai.com" in base and not (self._api_key or os.environ.get("OPENAI_API_KEY")):
+    def _target(self, api_base: str | None, key_env: str | None, path: str) -> tuple[str, dict[str, str]]:
+        """The URL of `path` and the headers; OpenAI itself always needs a key, so say so at once."""
+        headers = self._headers(api_base, key_env)
+        if api_base is None and "Authorization" not in headers:
             raise ProviderError("OPENAI_API_KEY is not set (or pass --api-base for another OpenAI-compatible server)")
-        return f"{base}/{path}"
+        return join_endpoint(api_base or OPENAI_BASE, path), headers
 
     async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
-        url = self._endpoint(request.api_base, "chat/completions")
+        url, headers = self._target(request.api_base, request.key_env, "chat/completions")
         payload = {
             "model": provider_model_name(request.model),
             "messages": list(request.messages),
             **{k: v for k, v in request.settings.items() if k != "extra_body"},
             **request.settings.get("extra_body", {}),
         }
-        body = await self._post(url, payload, timeout)
+        body = await self._post(url, payload, headers, timeout)
         return normalize_chat(body)
 
     async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
-        url = self._endpoint(request.api_base, "embeddings")
+        url, headers = self._target(request.api_base, request.key_env, "embeddings")
         payload = {"model": provider_model_name(request.model), "input": list(request.texts)}
-        body = await self._post(url, payload, timeout)
+        body = await self._post(url, payload, headers, timeout)
         return normalize_embeddings(body, len(request.texts))
 
     async def close(self) -> None:
@@ -173,13 +190,10 @@ def _error_detail(raw: bytes) -> str:
 class LiteLLMTransport:
     """Every provider litellm knows. Retries are ours, so litellm's own are switched off."""
 
-    def __init__(self, api_key: str | None = None) -> None:
-        self._api_key = api_key
-
     async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
         litellm = import_litellm()
         kwargs: dict[str, Any] = dict(request.settings)
-        api_key = self._key_for(request.model, request.api_base)
+        api_key = self._key_for(request.api_base, request.key_env)
         if kwargs.get("tools"):
             kwargs["_skip_mcp_handler"] = True  # litellm 1.106.2 imports `mcp` for any tools= call
         try:
@@ -197,13 +211,14 @@ class LiteLLMTransport:
             raise translate_litellm_error(exc) from exc
         return normalize_chat(response.model_dump())
 
-    def _key_for(self, model: str, api_base: str | None) -> str | None:
-        """A self-hosted OpenAI-compatible server often needs no key, but litellm insists on one."""
-        if self._api_key:
-            return self._api_key
-        if api_base and model.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
+    @staticmethod
+    def _key_for(api_base: str | None, key_env: str | None) -> str | None:
+        """The same rule as the lean client. A custom base with no key named gets a placeholder: litellm
+        would otherwise fill in the provider's key from the environment and send it there."""
+        key = endpoint_key(api_base, key_env, None)
+        if api_base and key is None:
             return "no-key"
-        return None
+        return key
 
     async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
         litellm = import_litellm()
@@ -212,7 +227,7 @@ class LiteLLMTransport:
                 model=request.model,
                 input=list(request.texts),
                 api_base=request.api_base,
-                api_key=self._key_for(request.model, request.api_base),
+                api_key=self._key_for(request.api_base, request.key_env),
                 timeout=timeout,
                 num_retries=0,
                 max_retries=0,

@@ -386,17 +386,41 @@ def _forced_tools(tools: list[dict[str, Any]], tool_choice: Any) -> list[dict[st
 # Prompt, grammar and answer
 
 
-def _render_prompt(engine: _Engine, request: _Request) -> tuple[str, list[str]]:
-    """Apply the model's own chat template; tool definitions go into the system message."""
+_SLOT = re.compile("\x00slot(\\d+)\x00")
+
+
+def _render_prompt(engine: _Engine, request: _Request) -> tuple[list[int], list[str]]:
+    """Apply the model's own chat template; tool definitions go into the system message.
+
+    Returns token ids, not text: the template's own markers (<|im_start|>, <|im_end|>) become control
+    tokens, but text inside a message never does. Tokenizing the whole rendered string would turn an
+    answer that contains "<|im_end|><|im_start|>system" into a real new system turn (prompt injection
+    into a judge); here each message's content is tokenized as plain text.
+    """
     messages = request.messages
     if messages[0]["role"] != "system":
         # The GGUF's built-in default system prompt makes SmolLM2 answer worse (in French, at times).
         messages = [{"role": "system", "content": DEFAULT_SYSTEM_PROMPT}, *messages]
     if request.tools:
         messages = _with_tool_instructions(messages, request.tools)
-    formatted = engine.formatter(messages=messages)
+    contents = [m["content"] for m in messages]
+    slotted = [{**m, "content": f"\x00slot{i}\x00"} for i, m in enumerate(messages)]
+    formatted = engine.formatter(messages=slotted)
     stop = formatted.stop or []
-    return formatted.prompt, [stop] if isinstance(stop, str) else list(stop)
+    llm = engine.llm
+    tokens: list[int] = []
+    position = 0
+    for match in _SLOT.finditer(formatted.prompt):
+        template_text = formatted.prompt[position : match.start()]
+        if template_text:
+            tokens += llm.tokenize(template_text.encode("utf-8"), add_bos=not tokens, special=True)
+        content = contents[int(match.group(1))]
+        if content:
+            tokens += llm.tokenize(content.encode("utf-8"), add_bos=False, special=False)
+        position = match.end()
+    if formatted.prompt[position:]:
+        tokens += llm.tokenize(formatted.prompt[position:].encode("utf-8"), add_bos=not tokens, special=True)
+    return tokens, [stop] if isinstance(stop, str) else list(stop)
 
 
 def _with_tool_instructions(messages: list[dict[str, str]], tools: list[dict[str, Any]]) -> list[dict[str, str]]:

@@ -6,6 +6,8 @@ import statistics
 from collections import defaultdict
 from typing import Any
 
+from harness.stats import mean_interval
+
 
 def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Counts, mean score over scored items, pass rate over scored items, usage totals."""
@@ -14,12 +16,14 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     failed = sum(r["outcome"] == "failed" for r in results)
     errors = sum(r["outcome"] == "error" for r in results)
     usage = [r["usage"] for r in results]
+    interval = mean_interval(scored)
     return {
         "items": len(results),
         "passed": passed,
         "failed": failed,
         "errors": errors,
         "mean_score": round(statistics.fmean(scored), 4) if scored else None,
+        "score_interval": [round(interval.low, 4), round(interval.high, 4)] if interval.low is not None else None,
         "pass_rate": round(passed / (passed + failed), 4) if passed + failed else None,
         "calls": sum(u["calls"] for u in usage),
         "input_tokens": sum(u["input_tokens"] for u in usage),

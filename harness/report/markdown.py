@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.report.tables import markdown_table
+
 
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value * 100:.1f}%"
@@ -17,14 +19,21 @@ def _cost(stats: dict[str, Any]) -> str:
     return f"${stats['cost_usd']:.4f}" + ("" if stats["cost_known"] else " (+unknown)")
 
 
+def _interval(stats: dict[str, Any]) -> str:
+    bounds = stats.get("score_interval")
+    return f"{bounds[0]:.1f}-{bounds[1]:.1f}" if bounds else "-"
+
+
 def suite_table(suites: dict[str, dict[str, Any]], totals: dict[str, Any]) -> list[str]:
     lines = [
-        "| suite | items | mean score | pass rate | passed | failed | errors | tokens in/out | cost | cache hits |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| suite | items | mean score | 95 % interval | pass rate | passed | failed | errors | tokens in/out | cost "
+        "| cache hits |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, s in [*suites.items(), ("**all**", totals)]:
         lines.append(
-            f"| {name} | {s['items']} | {_num(s['mean_score'])} | {_pct(s['pass_rate'])} | {s['passed']} | "
+            f"| {name} | {s['items']} | {_num(s['mean_score'])} | {_interval(s)} | {_pct(s['pass_rate'])} | "
+            f"{s['passed']} | "
             f"{s['failed']} | {s['errors']} | {s['input_tokens']:,}/{s['output_tokens']:,} | {_cost(s)} | "
             f"{s['cache_hits']}/{s['calls']} |"
         )
@@ -48,6 +57,8 @@ def render_summary(run: dict[str, Any]) -> str:
     for warning in meta.get("warnings") or []:
         lines += ["", f"> **Warning:** {warning}"]
     lines += ["", "## Scores", "", *suite_table(run["suites"], run["totals"])]
+    for table in run.get("tables") or []:
+        lines += ["", *markdown_table(table)]
     errors = [r for r in run["results"] if r["outcome"] == "error"]
     if errors:
         lines += ["", f"## Errors ({len(errors)})", "", "| item | kind | reason |", "|---|---|---|"]

@@ -28,7 +28,15 @@ def write_summary(reporter: Any, state: Any, settings: Settings) -> None:
             f"{name[:24]:<24} {s['items']:>5} {mean:>6} {rate:>7} {s['errors']:>4} {tokens:>17} "
             f"{cost:>10} {s['cache_hits']:>4}/{s['calls']:<4}"
         )
-    for warning in settings.warnings:
+    from harness.report.tables import compute_tables, terminal_table
+
+    if state.tables is None:
+        state.tables = compute_tables(sorted(results, key=lambda r: r["nodeid"]))
+    for table in state.tables:
+        reporter.write_line("")
+        for line in terminal_table(table):
+            reporter.write_line(line)
+    for warning in [*settings.warnings, *state.warnings]:
         reporter.write_line(f"WARNING: {warning}", yellow=True)
     if settings.uses_local_models:
         reporter.write_line(f"NOTE: {LOCAL_NOTICE}", yellow=True)

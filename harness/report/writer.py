@@ -16,6 +16,7 @@ import pytest
 import harness
 from harness.report.aggregate import by_suite, summarize
 from harness.report.markdown import render_summary
+from harness.report.tables import compute_tables
 from harness.result import RESULT_SCHEMA_VERSION
 from harness.secrets import redact
 from harness.settings import Settings
@@ -45,6 +46,8 @@ def _iso(ts: float | None) -> str | None:
 
 def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status: int) -> dict[str, Any]:
     results = sorted(state.results, key=lambda r: r["nodeid"])
+    if state.tables is None:
+        state.tables = compute_tables(results)
     local = settings.uses_local_models or any(
         call["model"].startswith("local/") for r in results for call in r["calls"]
     )
@@ -64,10 +67,11 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
             "exit_status": int(exit_status),
             "local_models": local,
             "notice": LOCAL_NOTICE if local else None,
-            "warnings": list(settings.warnings),
+            "warnings": [*settings.warnings, *state.warnings],
         },
         "totals": summarize(results),
         "suites": by_suite(results),
+        "tables": state.tables if state.tables is not None else compute_tables(results),
         "results": results,
     }
 

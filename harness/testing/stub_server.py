@@ -35,11 +35,19 @@ class StubConfig:
     hang_s: float = 30.0
     default_answer: str = "I do not know."
     answers: dict[str, str] = field(default_factory=dict)  # substring of the last user message -> reply
-    tool_calls: dict[str, dict[str, Any]] = field(default_factory=dict)  # substring -> {name, arguments}
+    # substring of the first user message -> one tool call {name, arguments}, or a list of them made one per
+    # turn (the n-th after n earlier tool turns); once they are used up the stub answers as usual
+    tool_calls: dict[str, Any] = field(default_factory=dict)
+    # How the stub judges: rules [substring, {field: value}] matched against the text inside the prompt's
+    # data sections (<<<BEGIN name code>>> ... <<<END name code>>>), first match wins; then judge_default;
+    # any other field of the schema gets a plain filler. Nothing is read from a template's own wording.
+    judge_rules: list[list[Any]] = field(default_factory=list)
+    judge_default: dict[str, Any] = field(default_factory=dict)
     required_key: str | None = None  # if set, requests must carry "Authorization: Bearer <key>"
     broken_json: bool = False  # answer structured-output requests with text that is not JSON
     reject_response_format: bool = False  # answer 400 to any request with response_format, like older servers
     script: list[str] = field(default_factory=list)  # faults for the next requests, in order ("ok" = none)
+    fail_models: list[str] = field(default_factory=list)  # requests naming these models get a 400
 
     def update(self, changes: dict[str, Any]) -> None:
         for name, value in changes.items():
@@ -55,6 +63,7 @@ class StubStats:
     by_fault: Counter[str] = field(default_factory=Counter)
     ok_bodies: list[str] = field(default_factory=list)  # sha256 of each request body answered 200
     seen_auth: set[str] = field(default_factory=set)
+    embedded_texts: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -62,6 +71,8 @@ class StubStats:
             "by_status": dict(self.by_status),
             "by_fault": dict(self.by_fault),
             "ok_bodies": list(self.ok_bodies),
+            "seen_auth": sorted(self.seen_auth),
+            "embedded_texts": list(self.embedded_texts),
         }
 
 
@@ -75,43 +86,46 @@ def _last_user_text(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", text.casefold()).strip(" .")
+_DATA = re.compile(r"<<<BEGIN (\S+) (\w+)>>>\n(.*?)\n<<<END \1 \2>>>", re.DOTALL)
 
 
-def _grade(prompt: str, options: list[str]) -> str:
-    """Grade like a careful judge would for our templates: is the reference inside the candidate?"""
-    reference = re.search(r"Reference answer:\s*(.+)", prompt)
-    candidate = re.search(r"Candidate answer:\s*(.+?)(?:\n\n|\Z)", prompt, re.DOTALL)
-    if reference and candidate and "correct" in options and "incorrect" in options:
-        return "correct" if _norm(reference.group(1)) in _norm(candidate.group(1)) else "incorrect"
-    return options[0]
+def data_sections(text: str) -> list[str]:
+    """The contents of the data sections in a prompt (the harness's marker format, a documented contract)."""
+    return [m.group(3) for m in _DATA.finditer(text)]
 
 
-def fill_schema(schema: dict[str, Any], prompt: str, defs: dict[str, Any] | None = None) -> Any:
-    """A value that satisfies a (simple) JSON schema."""
+def judge_values(rules: list[list[Any]], default: dict[str, Any], prompt: str) -> dict[str, Any]:
+    data = "\n".join(data_sections(prompt))
+    for needle, values in rules:
+        if needle in data:
+            return dict(values)
+    return dict(default)
+
+
+def fill_schema(schema: dict[str, Any], chosen: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
+    """A value that satisfies a (simple) JSON schema, taking top-level fields from `chosen` where given."""
     defs = defs if defs is not None else schema.get("$defs", {})
     if "$ref" in schema:
-        return fill_schema(defs[schema["$ref"].rsplit("/", 1)[-1]], prompt, defs)
+        return fill_schema(defs[schema["$ref"].rsplit("/", 1)[-1]], chosen, defs)
     if "enum" in schema:
-        return _grade(prompt, list(schema["enum"]))
+        return schema["enum"][0]
     if "const" in schema:
         return schema["const"]
     if "anyOf" in schema:
-        return fill_schema(schema["anyOf"][0], prompt, defs)
+        return fill_schema(schema["anyOf"][0], {}, defs)
     kind = schema.get("type", "object")
     if kind == "object":
         props = schema.get("properties", {})
-        return {name: fill_schema(sub, prompt, defs) for name, sub in props.items()}
+        return {name: chosen[name] if name in chosen else fill_schema(sub, {}, defs) for name, sub in props.items()}
     if kind == "array":
-        return [fill_schema(schema.get("items", {}), prompt, defs)] * int(schema.get("minItems", 0))
+        return [fill_schema(schema.get("items", {}), {}, defs)] * int(schema.get("minItems", 0))
     if kind == "integer":
         return int(schema.get("minimum", 1))
     if kind == "number":
         return float(schema.get("minimum", 1.0))
     if kind == "boolean":
         return True
-    return "stub reasoning: compared the candidate with the reference."
+    return "stub reasoning"
 
 
 class StubServer:
@@ -182,66 +196,89 @@ class StubServer:
         except (ValueError, KeyError, TypeError):
             self.stats.by_status["400"] += 1
             return web.json_response({"error": {"message": "bad request body (stub)"}}, status=400)
+        if body.get("model") in self.config.fail_models:
+            self.stats.by_status["400"] += 1
+            return web.json_response({"error": {"message": f"model {body['model']} is not served (stub)"}}, status=400)
         if self.config.reject_response_format and body.get("response_format"):
             self.stats.by_status["400"] += 1
             return web.json_response({"error": {"message": "response_format is not supported (stub)"}}, status=400)
+        message, finish = self._reply(body, messages, raw)
+        completion = len(json.dumps(message)) // 4 + 1
+        prompt_tokens = sum(len(str(m.get("content") or "")) for m in messages) // 4 + 1
+        payload = {
+            "id": "chatcmpl-stub",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "stub"),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion,
+                "total_tokens": prompt_tokens + completion,
+            },
+        }
+        return await self._deliver(request, payload, raw)
+
+    async def _deliver(self, request: Any, payload: dict[str, Any], raw: bytes) -> Any:
+        """Write the reply, and count it as delivered only once it went out on a connection that was still
+        open (a client that gave up meanwhile did not get it, so it was not "paid for")."""
+        from aiohttp import web
+
+        response = web.Response(text=json.dumps(payload), content_type="application/json")
+        transport = request.transport
+        if transport is None or transport.is_closing():
+            self.stats.by_status["client-gone"] += 1
+            raise ConnectionResetError("the client closed the connection before the reply")
+        await response.prepare(request)
+        await response.write_eof()
+        if transport.is_closing():
+            self.stats.by_status["client-gone"] += 1
+            return response
+        self.stats.by_status["200"] += 1
+        self.stats.ok_bodies.append(hashlib.sha256(raw).hexdigest())
+        return response
+
+    def _reply(self, body: dict[str, Any], messages: list[dict[str, Any]], raw: bytes) -> tuple[dict[str, Any], str]:
         prompt = _last_user_text(messages)
+        first_user = next((str(m.get("content")) for m in messages if m.get("role") == "user"), prompt)
         message: dict[str, Any] = {"role": "assistant", "content": None}
-        finish = "stop"
-        has_tool_result = any(m.get("role") == "tool" for m in messages)
-        tool_rule = next((v for k, v in self.config.tool_calls.items() if k in prompt), None)
+        tool_turns = sum(1 for m in messages if m.get("role") == "assistant" and m.get("tool_calls"))
+        rule = next((v for k, v in self.config.tool_calls.items() if k in first_user), None)
+        script = rule if isinstance(rule, list) else [rule] if rule else []
         response_format = body.get("response_format") or {}
-        if body.get("tools") and tool_rule and not has_tool_result:
+        if body.get("tools") and tool_turns < len(script):
+            call = script[tool_turns]
             message["tool_calls"] = [
                 {
-                    "id": "call_" + hashlib.sha1(raw).hexdigest()[:8],
+                    "id": f"call_{tool_turns}_" + hashlib.sha1(raw).hexdigest()[:8],
                     "type": "function",
-                    "function": {"name": tool_rule["name"], "arguments": json.dumps(tool_rule["arguments"])},
+                    "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])},
                 }
             ]
-            finish = "tool_calls"
-        elif response_format and self.config.broken_json:
+            return message, "tool_calls"
+        if response_format and self.config.broken_json:
             message["content"] = "I think it is fine, but I will not write JSON."
         elif response_format.get("type") == "json_schema":
             schema = response_format["json_schema"]["schema"]
-            message["content"] = json.dumps(fill_schema(schema, prompt))
+            chosen = judge_values(self.config.judge_rules, self.config.judge_default, prompt)
+            message["content"] = json.dumps(fill_schema(schema, chosen))
         elif response_format.get("type") == "json_object":
             message["content"] = json.dumps({"answer": self._answer(prompt, messages)})
         else:
             message["content"] = self._answer(prompt, messages)
-        completion = len(json.dumps(message)) // 4 + 1
-        prompt_tokens = sum(len(str(m.get("content") or "")) for m in messages) // 4 + 1
-        self.stats.by_status["200"] += 1
-        self.stats.ok_bodies.append(hashlib.sha256(raw).hexdigest())
-        return web.json_response(
-            {
-                "id": "chatcmpl-stub",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": body.get("model", "stub"),
-                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                "usage": {
-                    "prompt_tokens": prompt_tokens,
-                    "completion_tokens": completion,
-                    "total_tokens": prompt_tokens + completion,
-                },
-            }
-        )
+        return message, "stop"
 
     def _answer(self, prompt: str, messages: list[dict[str, Any]]) -> str:
+        if (self.config.judge_rules or self.config.judge_default) and data_sections(prompt):
+            # a judge asked in words only (its server refused structured output)
+            chosen = judge_values(self.config.judge_rules, self.config.judge_default, prompt)
+            return json.dumps({"reasoning": "stub reasoning", **chosen})
         tool_outputs = [m.get("content") for m in messages if m.get("role") == "tool"]
         if tool_outputs:
             try:
                 return str(json.loads(tool_outputs[-1]).get("result"))
             except (ValueError, AttributeError):
                 return str(tool_outputs[-1])
-        if "Reply with a JSON object" in str(messages[0].get("content")):  # a judge asked in words only
-            first_user = next((str(m.get("content")) for m in messages if m.get("role") == "user"), prompt)
-            schema_hint = {
-                "type": "object",
-                "properties": {"reasoning": {"type": "string"}, "grade": {"enum": ["correct", "incorrect"]}},
-            }
-            return json.dumps(fill_schema(schema_hint, first_user))
         for needle, answer in self.config.answers.items():
             if needle in prompt:
                 return answer
@@ -251,6 +288,10 @@ class StubServer:
         from aiohttp import web
 
         self.stats.requests += 1
+        denied = self._check_auth(request)
+        if denied is not None:
+            self.stats.by_status["401"] += 1
+            return denied
         delay = float(request.headers.get("x-stub-delay", self.config.latency_s))
         if delay:
             await asyncio.sleep(delay)
@@ -260,6 +301,7 @@ class StubServer:
             return faulty
         body = await request.json()
         texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        self.stats.embedded_texts.extend(str(t) for t in texts)
         data = []
         for index, text in enumerate(texts):
             digest = hashlib.sha256(str(text).encode()).digest()

@@ -1,0 +1,160 @@
+"""Benchmark-declared tables, computed from results (pure), and rendered for Markdown and the terminal.
+
+Each cell is a mean over the row's scored items with a 95 % interval (Student t over items); a section's
+overall is the unweighted mean of its available column means with a bootstrap interval over items, or
+the mean over every scored item, as the table declares. Errored items are counted, never averaged in.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from harness.benchmarks import Column, Section, Table, tables_for
+from harness.stats import Estimate, mean_interval, mean_of_means_interval
+
+
+def field_of(result: dict[str, Any], name: str) -> Any:
+    """A result's grouping field: a top-level field (suite, kind, variant, repeat) or one of its labels."""
+    if name in result and name != "labels":
+        return result[name]
+    return (result.get("labels") or {}).get(name)
+
+
+def _matches(result: dict[str, Any], column: Column) -> bool:
+    return all(str(field_of(result, k)) == v for k, v in column.where)
+
+
+def _value(result: dict[str, Any], column: Column) -> float | None:
+    if not _matches(result, column):
+        return None
+    if column.metric == "score":
+        return result.get("score")
+    value = (result.get("metrics") or {}).get(column.metric)
+    return None if value is None else float(value)
+
+
+def _section_overall(section: Section, scored: list[dict[str, Any]], cells: dict[str, Estimate]) -> Estimate:
+    if section.overall == "mean_of_items":
+        return mean_interval([r["score"] for r in scored])
+    columns = [c for c in section.columns if c.in_overall]
+    return mean_of_means_interval([[_value(r, c) for c in columns] for r in scored])
+
+
+def _row_order(table: Table, key: tuple[Any, ...]) -> tuple[Any, ...]:
+    order = dict(table.order)
+    out = []
+    for name, value in zip(table.rows, key, strict=True):
+        preferred = order.get(name, ())
+        out.append((preferred.index(value) if value in preferred else len(preferred), str(value)))
+    return tuple(out)
+
+
+def compute_table(table: Table, results: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The table's rows over the results of its kinds, or None when it has no results."""
+    mine = [r for r in results if r.get("kind") in table.kinds]
+    if not mine:
+        return None
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    for result in mine:
+        groups[tuple(field_of(result, name) for name in table.rows)].append(result)
+    rows = []
+    for key in sorted(groups, key=lambda k: _row_order(table, k)):
+        members = groups[key]
+        scored = [r for r in members if r.get("score") is not None]
+        cells: dict[str, dict[str, Any]] = {}
+        overalls: dict[str, dict[str, Any]] = {}
+        for section in table.sections:
+            estimates = {
+                c.key: mean_interval([v for r in scored if (v := _value(r, c)) is not None]) for c in section.columns
+            }
+            cells.update({k: e.to_json() for k, e in estimates.items()})
+            if section.overall is not None:
+                overalls[section.title] = _section_overall(section, scored, estimates).to_json()
+        rows.append(
+            {
+                "key": dict(zip(table.rows, key, strict=True)),
+                "items": len(members),
+                "errors": sum(r.get("outcome") == "error" for r in members),
+                "cells": cells,
+                "overall": overalls,
+            }
+        )
+    return {
+        "name": table.name,
+        "title": table.title,
+        "note": table.note,
+        "rows_by": list(table.rows),
+        "sections": [
+            {
+                "title": s.title,
+                "overall": s.overall,
+                "overall_label": s.overall_label,
+                "columns": [{"key": c.key, "label": c.label, "unit": c.scale} for c in s.columns],
+            }
+            for s in table.sections
+        ],
+        "rows": rows,
+    }
+
+
+def compute_tables(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every declared table that applies to these results."""
+    kinds = {r["kind"] for r in results if r.get("kind")}
+    computed = (compute_table(table, results) for table in tables_for(kinds))
+    return [t for t in computed if t is not None]
+
+
+def fmt_cell(cell: dict[str, Any] | None, digits: int = 1, interval: bool = True) -> str:
+    if not cell or cell.get("mean") is None:
+        return "-"
+    text = f"{cell['mean']:.{digits}f}"
+    if interval and cell.get("low") is not None:
+        text += f" [{cell['low']:.{digits}f}, {cell['high']:.{digits}f}]"
+    return text
+
+
+def _header(table: dict[str, Any]) -> list[str]:
+    labels = [name for name in table["rows_by"]]
+    for section in table["sections"]:
+        labels += [c["label"] for c in section["columns"]]
+        if section["overall"]:
+            labels.append(section["overall_label"])
+    return [*labels, "items", "errors"]
+
+
+def _cells(table: dict[str, Any], row: dict[str, Any], interval: bool) -> list[str]:
+    out = [str(row["key"][name]) if row["key"][name] is not None else "-" for name in table["rows_by"]]
+    for section in table["sections"]:
+        out += [fmt_cell(row["cells"].get(c["key"]), interval=interval) for c in section["columns"]]
+        if section["overall"]:
+            out.append(fmt_cell(row["overall"].get(section["title"]), interval=interval))
+    return [*out, str(row["items"]), str(row["errors"])]
+
+
+def markdown_table(table: dict[str, Any]) -> list[str]:
+    """The table as Markdown: each cell `mean [low, high]` (the 95 % interval)."""
+    header = _header(table)
+    groups = " | ".join(f"{s['title']}: {', '.join(c['label'] for c in s['columns'])}" for s in table["sections"])
+    lines = [f"### {table['title']}", "", f"_{groups}. Each cell: mean [95 % interval] over scored items._"]
+    if table.get("note"):
+        lines += ["", f"_{table['note']}_"]
+    lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cells(table, row, True)) + " |" for row in table["rows"]]
+    return lines
+
+
+def terminal_table(table: dict[str, Any]) -> list[str]:
+    """The table for the terminal: means only, aligned (intervals are in summary.md and results.json)."""
+    header = _header(table)
+    rows = [_cells(table, row, False) for row in table["rows"]]
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *rows, strict=True)]
+    lines = [table["title"]]
+    for row in [header, *rows]:
+        lines.append(
+            "  ".join(
+                cell.rjust(w) if i >= len(table["rows_by"]) else cell.ljust(w)
+                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+            )
+        )
+    return lines

@@ -1,0 +1,106 @@
+"""Pure statistics for reports: means with 95 % intervals, and a seeded percentile bootstrap.
+
+No scipy at report time: Student's t quantiles come from a table (exact to 3 decimals) interpolated in
+1/df, which is how printed tables are read.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+# Two-sided 95 % (upper 0.975) quantiles of Student's t.
+_T975 = {
+    1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
+    11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093,
+    20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.060, 26: 2.056, 27: 2.052, 28: 2.048,
+    29: 2.045, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980,
+}  # fmt: skip
+_Z975 = 1.959964
+
+
+def t975(df: int) -> float:
+    """The 0.975 quantile of Student's t with `df` degrees of freedom."""
+    if df < 1:
+        raise ValueError("a t quantile needs at least one degree of freedom")
+    if df in _T975:
+        return _T975[df]
+    if df > 120:
+        return _Z975 + (_T975[120] - _Z975) * 120 / df
+    lower = max(k for k in _T975 if k < df)
+    upper = min(k for k in _T975 if k > df)
+    weight = (1 / lower - 1 / df) / (1 / lower - 1 / upper)
+    return _T975[lower] + weight * (_T975[upper] - _T975[lower])
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its 95 % interval (None where it cannot be computed: one value, or none)."""
+
+    mean: float | None
+    low: float | None
+    high: float | None
+    n: int
+
+    def to_json(self, digits: int = 4) -> dict[str, Any]:
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, digits)
+
+        return {"mean": r(self.mean), "low": r(self.low), "high": r(self.high), "n": self.n}
+
+
+def mean_interval(values: Sequence[float]) -> Estimate:
+    """Mean and Student-t 95 % interval of independent values."""
+    n = len(values)
+    if n == 0:
+        return Estimate(None, None, None, 0)
+    mean = math.fsum(values) / n
+    if n == 1:
+        return Estimate(mean, None, None, 1)
+    half = t975(n - 1) * statistics.stdev(values) / math.sqrt(n)
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def mean_of_means_interval(rows: Sequence[Sequence[float | None]], *, resamples: int = 2000, seed: int = 0) -> Estimate:
+    """The unweighted mean of the column means of `rows` (items x columns, None where a metric does not
+    apply to an item), with a percentile-bootstrap 95 % interval over items. Seeded: same input, same
+    answer. Resamples where no column has a value are skipped."""
+    import numpy as np
+
+    matrix = np.array([[np.nan if v is None else float(v) for v in row] for row in rows], dtype=float)
+    n = matrix.shape[0]
+    if n == 0 or matrix.size == 0 or np.isnan(matrix).all():
+        return Estimate(None, None, None, n)
+    point = float(np.nanmean(_column_means(matrix[None, :, :])[0]))
+    if n < 2:
+        return Estimate(point, None, None, n)
+    rng = np.random.default_rng(seed)
+    draws = []
+    chunk = max(1, min(resamples, 2_000_000 // max(1, n * matrix.shape[1])))
+    for start in range(0, resamples, chunk):
+        picks = rng.integers(0, n, size=(min(chunk, resamples - start), n))
+        means = _column_means(matrix[picks])  # (draws, columns)
+        with np.errstate(all="ignore"):
+            counts = (~np.isnan(means)).sum(axis=1)
+            overall = np.where(counts > 0, np.nansum(means, axis=1) / np.maximum(counts, 1), np.nan)
+        draws.append(overall[~np.isnan(overall)])
+    values = np.sort(np.concatenate(draws))
+    if values.size < resamples // 2:
+        return Estimate(point, None, None, n)
+    low = float(values[int(0.025 * (values.size - 1))])
+    high = float(values[math.ceil(0.975 * (values.size - 1))])
+    return Estimate(point, low, high, n)
+
+
+def _column_means(stack: Any) -> Any:
+    """Column means over axis 1 of (draws, items, columns), ignoring NaN, NaN where a column is empty."""
+    import numpy as np
+
+    present = ~np.isnan(stack)
+    counts = present.sum(axis=1)
+    sums = np.where(present, stack, 0.0).sum(axis=1)
+    with np.errstate(all="ignore"):
+        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
