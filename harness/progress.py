@@ -45,7 +45,7 @@ class Progress:
             self.reporter.write("\n")
         self.reporter.write_line(self.line(), cyan=True)
 
-    def line(self) -> str:
+    def line(self, now: float | None = None) -> str:
         state = self.state
         done = len(state.results)
         total = max(state.total_items, done)
@@ -60,7 +60,7 @@ class Progress:
             stats = self._runner.services.client.stats
             calls, tokens, cost = stats.finished, stats.input_tokens + stats.output_tokens, stats.cost_usd
             live = f", {stats.in_flight} in flight"
-        elapsed = time.time() - state.started_at
+        elapsed = (time.time() if now is None else now) - state.started_at
         finished = self._runner.finished_count() if self._runner is not None else done
         eta = ""
         if 0 < finished < total:
