@@ -101,6 +101,7 @@ class Services:
     options: dict[str, Any] = field(default_factory=dict)  # benchmark-declared options, by dest name
     sut_settings: dict[str, Any] = field(default_factory=dict)
     agent: bool = False  # the system under test is the user's agent, not --model itself
+    embedding_dimensions: int | None = None
 
     @property
     def judge_models(self) -> list[str]:
@@ -158,7 +159,10 @@ class ItemContext:
 
     def model_handle(self) -> ModelHandle:
         """The base model for code that is not a benchmark (a user's agent): cached, budgeted, recorded."""
-        return ModelHandle(self.services.client, self.services.base, self.services.embedding, self.scope)
+        services = self.services
+        return ModelHandle(
+            services.client, services.base, services.embedding, self.scope, services.embedding_dimensions
+        )
 
     async def solve(
         self,
@@ -264,7 +268,9 @@ class ItemContext:
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         embedding = self.services.embedding
-        request = EmbeddingRequest(embedding.model, tuple(texts), embedding.api_base, embedding.key_env)
+        request = EmbeddingRequest(
+            embedding.model, tuple(texts), embedding.api_base, embedding.key_env, self.services.embedding_dimensions
+        )
         vectors, _ = await self.services.client.embed(request, records=self.records)
         return vectors
 

@@ -109,9 +109,22 @@ class PromptLibrary:
 
     @lru_cache(maxsize=256)  # noqa: B019 - one library per run; templates do not change mid-run
     def template_hash(self, name: str) -> str:
-        """The hash of the template's source as found on the search path (it enters the cache key)."""
-        source, _, _ = self._env.loader.get_source(self._env, name)  # type: ignore[union-attr]
-        return hashlib.sha256(source.encode("utf-8")).hexdigest()[:16]
+        """The hash of the template's source as found on the search path, and of every template it
+        imports, includes or extends (it enters the cache key: editing a shared macro re-asks judges)."""
+        from jinja2 import meta
+
+        digest = hashlib.sha256()
+        seen: set[str] = set()
+        pending = [name]
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            source, _, _ = self._env.loader.get_source(self._env, current)  # type: ignore[union-attr]
+            digest.update(f"{current}\0{source}\0".encode())
+            pending += [t for t in meta.find_referenced_templates(self._env.parse(source)) if t]
+        return digest.hexdigest()[:16]
 
     def render(self, name: str, variables: dict[str, Any]) -> RenderedPrompt:
         import jinja2
@@ -123,6 +136,10 @@ class PromptLibrary:
             raise JudgeError(f"prompt template {name!r} not found (searched {searched})") from exc
         try:
             context = template.new_context(dict(variables))
+            # The root runs first so top-level statements (an {% import %} of shared macros) are in the
+            # context the blocks render with.
+            for _ in template.root_render_func(context):
+                pass
             blocks = {block: "".join(fn(context)).strip() for block, fn in template.blocks.items()}
             if "user" in blocks:
                 messages = []
@@ -157,14 +174,15 @@ def _data_filter(value: Any, name: str = "data") -> str:
 def extract_json(text: str) -> Any:
     """The JSON object in a reply, tolerating code fences and prose around it."""
     stripped = FENCE.sub("", text.strip())
+    # strict=False: a raw newline inside a string is still unambiguous (llama.cpp's schema grammars allow it)
     try:
-        return json.loads(stripped)
+        return json.loads(stripped, strict=False)
     except ValueError:
         pass
     start, end = stripped.find("{"), stripped.rfind("}")
     if start == -1 or end <= start:
         raise ValueError("the reply contains no JSON object")
-    return json.loads(stripped[start : end + 1])
+    return json.loads(stripped[start : end + 1], strict=False)
 
 
 _SCORE_LINE = re.compile(r"^\W*score\W*:\W*(?P<value>.*?)\W*$", re.IGNORECASE)

@@ -22,8 +22,16 @@ if TYPE_CHECKING:
 class ModelHandle:
     """`--model` (the base model) for one item of the run."""
 
-    def __init__(self, client: LLMClient, base: Endpoint, embedding: Endpoint, scope: CallScope) -> None:
+    def __init__(
+        self,
+        client: LLMClient,
+        base: Endpoint,
+        embedding: Endpoint,
+        scope: CallScope,
+        dimensions: int | None = None,
+    ) -> None:
         self._client = client
+        self._dimensions = dimensions
         self._base = base
         self._embedding = embedding
         self._scope = scope
@@ -59,7 +67,7 @@ class ModelHandle:
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         request = EmbeddingRequest(
-            self._embedding.model, tuple(texts), self._embedding.api_base, self._embedding.key_env
+            self._embedding.model, tuple(texts), self._embedding.api_base, self._embedding.key_env, self._dimensions
         )
         vectors, _ = await self._client.embed(request, records=self._scope.records)
         return vectors

@@ -37,6 +37,9 @@ def pytest_configure(config: pytest.Config) -> None:
     options = {o.dest: getattr(config.option, o.dest, o.default) for o in all_options()}
     try:
         settings = settings_from_options(config.option, Path(str(config.rootpath)), options)
+        for option in all_options():
+            if option.check is not None:
+                option.check(options[option.dest], settings.rootdir)
     except ConfigError as exc:
         raise pytest.UsageError(str(exc)) from exc
     config.stash[SETTINGS] = settings

@@ -67,4 +67,5 @@ def build_services(settings: Settings, run_id: str, *, shared_cache: bool = Fals
         options=dict(settings.benchmark_options),
         sut_settings=dict(settings.sut_settings),
         agent=bool(settings.agent),
+        embedding_dimensions=settings.embedding_dimensions,
     )

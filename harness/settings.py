@@ -46,6 +46,12 @@ def add_options(parser: Any) -> None:
     add("--judge-api-key-env", default=None, metavar="VAR", help="Environment variable with the judges' key.")
     add("--embedding-model", default=None, help=f"Embedding model. Default: {LOCAL_EMBEDDING_MODEL}.")
     add("--embedding-api-base", default=None, help="Base URL for the embedding model (never inherited).")
+    add(
+        "--embedding-dimensions",
+        type=int,
+        default=None,
+        help="Vector length for models that can shorten theirs (OpenAI text-embedding-3: GEM-Bench used 512).",
+    )
     add("--embedding-api-key-env", default=None, metavar="VAR", help="Environment variable with its key.")
     add("--repeats", type=int, default=1, help="Run each task N times, each an item of its own (name [rN]).")
     add("--concurrency", type=int, default=16, help="Model calls in flight per process and provider.")
@@ -131,6 +137,7 @@ class Settings:
     judge_api_key_env: str | None = None
     embedding_api_base: str | None = None
     embedding_api_key_env: str | None = None
+    embedding_dimensions: int | None = None
     benchmark_options: dict[str, Any] = field(default_factory=dict)
     uses_local_models: bool = False
     warnings: list[str] = field(default_factory=list)
@@ -163,6 +170,7 @@ class Settings:
             "embedding_model": self.embedding_model,
             "embedding_api_base": redact_url(self.embedding_api_base),
             "embedding_api_key_env": self.embedding_api_key_env,
+            "embedding_dimensions": self.embedding_dimensions,
             "repeats": self.repeats,
             "concurrency": self.concurrency,
             "timeout_s": self.timeout_s,
@@ -189,6 +197,8 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         problems.append(f"--call-timeout must be positive, got {opt.call_timeout}")
     if opt.pass_threshold is not None and not 0 <= opt.pass_threshold <= 100:
         problems.append(f"--pass-threshold must lie in 0..100, got {opt.pass_threshold}")
+    if opt.embedding_dimensions is not None and not 1 <= opt.embedding_dimensions <= 65536:
+        problems.append(f"--embedding-dimensions must be a positive vector length, got {opt.embedding_dimensions}")
     if opt.max_cost is not None and opt.max_cost < 0:
         problems.append(f"--max-cost must be 0 or more, got {opt.max_cost}")
     for name, value in (("--model", opt.model), ("--embedding-model", opt.embedding_model)):
@@ -234,6 +244,7 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         embedding_model=embedding,
         embedding_api_base=opt.embedding_api_base,
         embedding_api_key_env=opt.embedding_api_key_env,
+        embedding_dimensions=opt.embedding_dimensions,
         repeats=opt.repeats,
         concurrency=opt.concurrency,
         timeout_s=opt.call_timeout,
@@ -278,6 +289,27 @@ def _shown(value: str) -> str:
 
     text = repr(redact_url(value) if "://" in value else value)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def settings_for_command(rootdir: Path, **overrides: Any) -> Settings:
+    """Settings for a `harness` subcommand that makes model calls: the plugin's options with their
+    defaults, then the given values (by dest name), validated the same way."""
+    import argparse
+
+    parser = argparse.ArgumentParser(add_help=False)
+
+    class _Group:
+        def addoption(self, *names: str, **kwargs: Any) -> None:
+            parser.add_argument(*names, **kwargs)
+
+    class _Registrar:
+        def getgroup(self, *args: Any) -> _Group:
+            return _Group()
+
+    add_options(_Registrar())
+    values = vars(parser.parse_args([]))
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    return settings_from_options(argparse.Namespace(**values), rootdir)
 
 
 def check_paths(settings: Settings) -> None:

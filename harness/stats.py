@@ -104,3 +104,39 @@ def _column_means(stack: Any) -> Any:
     sums = np.where(present, stack, 0.0).sum(axis=1)
     with np.errstate(all="ignore"):
         return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+
+
+def krippendorff_alpha_nominal(units: Sequence[Sequence[Any]]) -> float | None:
+    """Krippendorff's alpha for nominal data: chance-corrected agreement among raters who each gave one
+    value per unit (missing values left out of a unit). Units with fewer than two values do not count.
+    None when it is undefined (fewer than two pairable values, or every value the same)."""
+    from collections import Counter
+
+    coincidences: Counter[tuple[Any, Any]] = Counter()
+    for values in units:
+        m = len(values)
+        if m < 2:
+            continue
+        for i, a in enumerate(values):
+            for j, b in enumerate(values):
+                if i != j:
+                    coincidences[(a, b)] += 1 / (m - 1)
+    totals: Counter[Any] = Counter()
+    for (a, _), weight in coincidences.items():
+        totals[a] += weight
+    n = sum(totals.values())
+    if n <= 1:
+        return None
+    observed = sum(w for (a, b), w in coincidences.items() if a != b) / n
+    expected = sum(totals[a] * totals[b] for a in totals for b in totals if a != b) / (n * (n - 1))
+    if expected == 0:
+        return None
+    return 1 - observed / expected
+
+
+def exact_agreement(units: Sequence[Sequence[Any]]) -> float | None:
+    """The share of units (with at least two values) on which every rater gave the same value."""
+    rated = [values for values in units if len(values) >= 2]
+    if not rated:
+        return None
+    return sum(len(set(values)) == 1 for values in rated) / len(rated)

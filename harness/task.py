@@ -70,7 +70,7 @@ class SuiteFile(BaseModel):
     )
     pass_threshold: float | None = Field(default=None, ge=0, le=100)
     defaults: dict[str, Any] = Field(
-        default_factory=dict, description="Fields merged into every task (metadata merged key by key)."
+        default_factory=dict, description="Fields merged into every task (mapping fields merged key by key)."
     )
     tasks: list[Any] = Field(min_length=1, description="The tasks of this file.")
 
@@ -209,9 +209,12 @@ def _sequence_lines(node: yaml.Node | None, key: str) -> list[int]:
 
 
 def _merge_defaults(defaults: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
+    """The task over the file's defaults; mapping fields (inputs, ground_truth, scoring, metadata) are
+    merged key by key, so a file can set shared inputs once."""
     merged = {**defaults, **raw}
-    if isinstance(defaults.get("metadata"), dict) and isinstance(raw.get("metadata"), dict):
-        merged["metadata"] = {**defaults["metadata"], **raw["metadata"]}
+    for name, value in defaults.items():
+        if isinstance(value, dict) and isinstance(raw.get(name), dict):
+            merged[name] = {**value, **raw[name]}
     return merged
 
 
@@ -246,9 +249,8 @@ def _expected(model: type[BaseModel], loc: tuple[Any, ...]) -> str | None:
     if origin is Literal:
         return "one of " + ", ".join(repr(v) for v in typing.get_args(annotation))
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return "a mapping with " + ", ".join(
-            name for name, info in annotation.model_fields.items() if info.is_required()
-        )
+        required = [name for name, info in annotation.model_fields.items() if info.is_required()]
+        return f"a mapping with {', '.join(required)}" if required else "a mapping"
     names = {str: "a string", int: "an integer", float: "a number", bool: "true or false", dt.date: "a date"}
     if origin in (tuple, list):
         return "a list"

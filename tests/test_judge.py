@@ -86,3 +86,11 @@ def test_score_lines_that_are_judge_errors(text: str, why: str) -> None:
 def test_templates_are_checked_to_exist(tmp_path: Path) -> None:
     lib = library(tmp_path, "{% block user %}x{% endblock %}")
     assert lib.exists("t.j2") and not lib.exists("nope.j2")
+
+
+def test_the_template_hash_covers_imported_macros(tmp_path: Path) -> None:
+    (tmp_path / "macros.j2").write_text("{% macro rules() %}Answer in JSON.{% endmacro %}")
+    (tmp_path / "t.j2").write_text('{% import "macros.j2" as m %}{% block user %}{{ m.rules() }}{% endblock %}')
+    before = PromptLibrary([tmp_path]).template_hash("t.j2")
+    (tmp_path / "macros.j2").write_text("{% macro rules() %}Answer in YAML.{% endmacro %}")
+    assert PromptLibrary([tmp_path]).template_hash("t.j2") != before

@@ -362,3 +362,19 @@ def test_a_shared_call_that_fails_leaves_a_record_for_every_waiter(
     assert all(isinstance(o, ProviderError) for o in outcomes)
     assert server.stats()["requests"] == 1
     assert all(len(sink) == 1 and sink[0].error for sink in sinks)
+
+
+def test_embedding_dimensions_reach_the_provider_and_the_key(tmp_path: Path, server: StubProcess) -> None:
+    client = make_client(tmp_path, "openai")
+
+    async def go() -> Any:
+        try:
+            short = await client.embed(EmbeddingRequest("openai/stub-embed", ("a",), server.api_base, dimensions=4))
+            default = await client.embed(EmbeddingRequest("openai/stub-embed", ("a",), server.api_base))
+            return short, default
+        finally:
+            await client.close()
+
+    (short, first), (default, second) = asyncio.run(go())
+    assert len(short[0]) == 4 and len(default[0]) == 8
+    assert not second.cache_hit, "another vector length is another cache entry"

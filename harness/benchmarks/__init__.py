@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field, create_model
 
 from harness.task import TaskBase
 
-BUILTIN_MODULES = ("harness.benchmarks.qa",)
+BUILTIN_MODULES = ("harness.benchmarks.qa", "harness.benchmarks.gem")
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,7 @@ class Option:
     default: Any = None
     choices: tuple[str, ...] | None = None
     type: Callable[[str], Any] | None = None
+    check: Callable[[Any, Path], None] | None = None  # (value, rootdir); raises ConfigError: a usage error
 
 
 @dataclass(frozen=True)
@@ -130,10 +131,22 @@ def register_benchmark(benchmark: Benchmark) -> None:
         __doc__=benchmark.description,
         kind=(Literal[benchmark.kind], Field(description=benchmark.description)),  # type: ignore[valid-type]
         inputs=(benchmark.inputs, Field(description="What the system under test is given.")),
-        ground_truth=(benchmark.ground_truth, Field(description="What a correct answer contains.")),
+        ground_truth=(
+            benchmark.ground_truth,
+            _optional_if_empty(benchmark.ground_truth, "What a correct answer contains."),
+        ),
         scoring=(benchmark.scoring, Field(default_factory=benchmark.scoring, description="How it is scored.")),
         **benchmark.extra_fields,
     )
+
+
+def _optional_if_empty(model: type[BaseModel], description: str) -> Any:
+    """A field the task may leave out when its model has nothing required (a GEM chat query has no truth)."""
+    try:
+        model()
+    except Exception:
+        return Field(description=description)
+    return Field(default_factory=model, description=description)
 
 
 def load_builtins() -> None:

@@ -66,6 +66,11 @@ class CallStats:
         self.cost_usd += record.cost_usd or 0.0
 
 
+def _embed_payload(text: str, request: EmbeddingRequest) -> dict[str, Any]:
+    """What an embedding's cache key covers: the text, and the dimensions when asked for."""
+    return {"text": text} if request.dimensions is None else {"text": text, "dimensions": request.dimensions}
+
+
 class InvalidReplyError(ValueError):
     """A reply the caller's `accept` check refused; it is not cached and carries the raw reply."""
 
@@ -119,7 +124,9 @@ class LLMClient:
         provider = api_base or model.split("/", 1)[0]
         limiter = self._limiters.get(provider)
         if limiter is None:
-            limit = 1 if model.startswith("local/") else self.settings.concurrency
+            # The embedded chat model serves one call at a time itself, choosing which waiting call goes
+            # next (harness.llm.transports.PrefixTurns); its embeddings run as they come.
+            limit = self.settings.concurrency
             limiter = self._limiters[provider] = asyncio.Semaphore(limit)
         return limiter
 
@@ -368,7 +375,9 @@ class LLMClient:
         namespace = "embed"
         stage = current_stage()
         keys = [
-            cache_key(key_parts(namespace, model=request.model, api_base=request.api_base, payload={"text": t}))
+            cache_key(
+                key_parts(namespace, model=request.model, api_base=request.api_base, payload=_embed_payload(t, request))
+            )
             for t in request.texts
         ]
         batch_key = cache_key({"keys": keys})
@@ -451,7 +460,11 @@ class LLMClient:
         for offset in range(0, len(keys), EMBED_BATCH):
             chunk = keys[offset : offset + EMBED_BATCH]
             sub = EmbeddingRequest(
-                request.model, tuple(request.texts[mine[k][0]] for k in chunk), request.api_base, request.key_env
+                request.model,
+                tuple(request.texts[mine[k][0]] for k in chunk),
+                request.api_base,
+                request.key_env,
+                request.dimensions,
             )
             (new_vectors, tokens), attempts, _, _ = await self._attempt(
                 lambda transport, sub=sub: transport.embed(sub, timeout),
@@ -477,5 +490,7 @@ class LLMClient:
         return total_tokens, total_cost, total_attempts, round(time.perf_counter() - started, 4)
 
     async def close(self) -> None:
+        """Close connections and finish the cache writes still on the writer thread."""
         for transport in self._transports.values():
             await transport.close()
+        await asyncio.to_thread(self.cache.flush)

@@ -80,3 +80,4 @@ class EmbeddingRequest:
     texts: tuple[str, ...]
     api_base: str | None = None
     key_env: str | None = None
+    dimensions: int | None = None  # shorter vectors where the model supports it (OpenAI's text-embedding-3)

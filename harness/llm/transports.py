@@ -155,7 +155,9 @@ class OpenAICompatibleTransport:
 
     async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
         url, headers = self._target(request.api_base, request.key_env, "embeddings")
-        payload = {"model": provider_model_name(request.model), "input": list(request.texts)}
+        payload: dict[str, Any] = {"model": provider_model_name(request.model), "input": list(request.texts)}
+        if request.dimensions is not None:
+            payload["dimensions"] = request.dimensions
         body = await self._post(url, payload, headers, timeout)
         return normalize_embeddings(body, len(request.texts))
 
@@ -223,9 +225,11 @@ class LiteLLMTransport:
     async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
         litellm = import_litellm()
         try:
+            extra = {"dimensions": request.dimensions} if request.dimensions is not None else {}
             response = await litellm.aembedding(
                 model=request.model,
                 input=list(request.texts),
+                **extra,
                 api_base=request.api_base,
                 api_key=self._key_for(request.api_base, request.key_env),
                 timeout=timeout,
@@ -280,26 +284,82 @@ def import_litellm() -> Any:
     return litellm
 
 
+class PrefixTurns:
+    """Turns on the embedded chat model, one call at a time, in an order that reuses its work.
+
+    llama.cpp keeps the previous prompt in its KV cache and evaluates only what follows the longest
+    common prefix. Calls that share a system message (the same judge template over many items) share a
+    long prefix, so when the model frees up, a waiting call with the system message just served goes
+    next; otherwise the longest-waiting call. A call passed over `patience` times goes next regardless.
+    """
+
+    def __init__(self, patience: int = 32) -> None:
+        self.patience = patience
+        self._busy = False
+        self._last: str | None = None
+        self._waiting: list[tuple[str, asyncio.Future[None], list[int]]] = []
+
+    async def acquire(self, key: str) -> None:
+        if not self._busy:
+            self._busy, self._last = True, key
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (key, future, [0])
+        self._waiting.append(entry)
+        try:
+            await future
+        except BaseException:
+            if entry in self._waiting:
+                self._waiting.remove(entry)
+            elif future.done() and not future.cancelled():
+                self.release()  # the turn was handed to us as we were cancelled: pass it on
+            raise
+
+    def release(self) -> None:
+        if not self._waiting:
+            self._busy, self._last = False, None
+            return
+        oldest = self._waiting[0]
+        same = next((w for w in self._waiting if w[0] == self._last), None)
+        chosen = oldest if same is None or oldest[2][0] >= self.patience else same
+        self._waiting.remove(chosen)
+        for waiting in self._waiting:
+            waiting[2][0] += 1
+        self._last = chosen[0]
+        chosen[1].set_result(None)
+
+
 class LocalTransport:
     """The embedded models, in-process. llama.cpp releases the GIL, so a thread keeps the loop free."""
+
+    def __init__(self) -> None:
+        self._turns = PrefixTurns()
 
     async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
         from harness.local.chat import complete_local
 
         name = request.model.split("/", 1)[1]
         body = {"messages": list(request.messages), **request.settings}
+        first = request.messages[0]
+        await self._turns.acquire(str(first.get("content")) if first.get("role") == "system" else "")
         try:
             result = await asyncio.wait_for(asyncio.to_thread(complete_local, name, body), timeout)
         except TimeoutError as exc:
             raise RetryableProviderError(f"local model timed out after {timeout:g} s") from exc
         except ValueError as exc:
             raise ProviderError(f"local model refused the request: {exc}") from exc
+        finally:
+            self._turns.release()
         return normalize_chat(result)
 
     async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
         from harness.local.embeddings import embed_local
 
         name = request.model.split("/", 1)[1]
+        if request.dimensions not in (None, 384):
+            raise ProviderError(
+                f"{request.model} makes 384-dimension vectors; --embedding-dimensions asked for {request.dimensions}"
+            )
         return await asyncio.to_thread(embed_local, name, list(request.texts))
 
     async def close(self) -> None:

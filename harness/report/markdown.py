@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.report.agreement import markdown_agreement
 from harness.report.tables import markdown_table
 
 
@@ -59,6 +60,9 @@ def render_summary(run: dict[str, Any]) -> str:
     lines += ["", "## Scores", "", *suite_table(run["suites"], run["totals"])]
     for table in run.get("tables") or []:
         lines += ["", *markdown_table(table)]
+    agreement = markdown_agreement(run.get("judge_agreement") or [])
+    if agreement:
+        lines += ["", *agreement]
     errors = [r for r in run["results"] if r["outcome"] == "error"]
     if errors:
         lines += ["", f"## Errors ({len(errors)})", "", "| item | kind | reason |", "|---|---|---|"]

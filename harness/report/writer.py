@@ -15,6 +15,7 @@ import pytest
 
 import harness
 from harness.report.aggregate import by_suite, summarize
+from harness.report.agreement import judge_agreement
 from harness.report.markdown import render_summary
 from harness.report.tables import compute_tables
 from harness.result import RESULT_SCHEMA_VERSION
@@ -72,6 +73,7 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
         "totals": summarize(results),
         "suites": by_suite(results),
         "tables": state.tables if state.tables is not None else compute_tables(results),
+        "judge_agreement": judge_agreement(results),
         "results": results,
     }
 

@@ -305,7 +305,8 @@ class StubServer:
         data = []
         for index, text in enumerate(texts):
             digest = hashlib.sha256(str(text).encode()).digest()
-            data.append({"object": "embedding", "index": index, "embedding": [b / 255 for b in digest[:8]]})
+            size = int(body.get("dimensions") or 8)  # honours `dimensions` up to 32
+            data.append({"object": "embedding", "index": index, "embedding": [b / 255 for b in digest[:size]]})
         self.stats.by_status["200"] += 1
         tokens = sum(len(str(t)) // 4 + 1 for t in texts)
         return web.json_response(
