@@ -168,6 +168,74 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import_gem(args: argparse.Namespace) -> int:
+    from harness.benchmarks.gem.importer import ImportError_, import_gem_bench
+
+    try:
+        result = import_gem_bench(
+            Path(args.directory), Path(args.out), suite=args.suite, expect=args.expect, link_ads=args.link_ads
+        )
+    except ImportError_ as exc:
+        print(f"harness import gem-bench: {exc}", file=sys.stderr)
+        return 2
+    print(f"read {args.directory}:")
+    for name, count in result.counts.items():
+        print(f"  {name:<18} {count:>6,}")
+    for path in result.files:
+        print(f"wrote {path}")
+    print(f"run it: pytest {args.out} --solution all")
+    return 0
+
+
+def cmd_gem_score(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from harness.benchmarks.gem.score import read_lines, score_lines, summary, write_report
+    from harness.errors import ConfigError
+    from harness.services import build_services
+    from harness.settings import check_paths, settings_for_command
+
+    source = Path(args.file)
+    if not source.is_file():
+        print(f"harness gem score: {source}: no such file", file=sys.stderr)
+        return 2
+    try:
+        settings = settings_for_command(
+            Path.cwd(),
+            judge_model=args.judge_model,
+            judge_api_base=args.judge_api_base,
+            judge_api_key_env=args.judge_api_key_env,
+            embedding_model=args.embedding_model,
+            embedding_api_base=args.embedding_api_base,
+            embedding_api_key_env=args.embedding_api_key_env,
+            embedding_dimensions=args.embedding_dimensions,
+            cache_dir=args.cache_dir,
+            cache_mode=args.cache_mode,
+            report_dir=args.report_dir,
+            concurrency=args.concurrency,
+        )
+        check_paths(settings)
+    except ConfigError as exc:
+        print(f"harness gem score: {exc}", file=sys.stderr)
+        return 2
+    lines, problems = read_lines(source)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    rows = asyncio.run(score_lines(build_services(settings, "gem-score"), lines, args.judge))
+    report = write_report(settings.report_dir, source, rows, problems)
+    for row in rows:
+        if row.get("error"):
+            print(f"{source}: {row['id']}: [{row['error']['kind']}] {row['error']['message']}", file=sys.stderr)
+    if args.json:
+        keys = ("id", "sentences", "metrics", "error")
+        print(json.dumps([{k: r.get(k) for k in keys} for r in rows], ensure_ascii=False))
+    else:
+        means = summary(rows)
+        _print_table([[name, "-" if v is None else f"{v:.2f}"] for name, v in means.items()], ["metric", "mean"])
+        print(f"{len(rows)} responses scored, {len(problems)} lines refused; details in {report}")
+    return 1 if problems or any(r.get("error") for r in rows) else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="harness", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -192,6 +260,43 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_argument("--namespace", action="append", choices=NAMESPACES)
         if name == "explain":
             command.add_argument("nodeid", help="e.g. evals/sample/facts.yaml::capital-france")
+
+    importer = sub.add_parser("import", help="turn a published data set into task files")
+    import_sub = importer.add_subparsers(dest="dataset", required=True)
+    gem = import_sub.add_parser("gem-bench", help="the GEM-Bench release (or a data set in its schemas)")
+    gem.add_argument("directory", help="the release's data folder (mt_human/, lm_market/, adchat_products/, ca_prod/)")
+    gem.add_argument("--out", default="evals/gem/imported", help="where to write the task files (git-ignored)")
+    gem.add_argument("--suite", default="gem", help="the suite name of the task files")
+    gem.add_argument(
+        "--expect",
+        choices=("official", "any"),
+        default="official",
+        help="official: refuse counts other than the release's; any: your own data in the same schemas",
+    )
+    gem.add_argument(
+        "--link-ads", action="store_true", help="point at the ad database where it is instead of copying it"
+    )
+    gem.set_defaults(func=cmd_import_gem)
+
+    gem_cmd = sub.add_parser("gem", help="GEM-Bench tools")
+    gem_sub = gem_cmd.add_subparsers(dest="gem_command", required=True)
+    score = gem_sub.add_parser("score", help="GEM-Bench's metrics for responses you already have (JSONL)")
+    score.add_argument(
+        "file", help="JSONL: id, scenario (chatbot|search), query, response, product {name,url,desc} or null"
+    )
+    score.add_argument("--judge", action="store_true", help="add the six judged metrics")
+    score.add_argument("--judge-model", default=None)
+    score.add_argument("--judge-api-base", default=None)
+    score.add_argument("--judge-api-key-env", default=None)
+    score.add_argument("--embedding-model", default=None)
+    score.add_argument("--embedding-api-base", default=None)
+    score.add_argument("--embedding-api-key-env", default=None)
+    score.add_argument("--embedding-dimensions", type=int, default=None)
+    score.add_argument("--cache-dir", default=".harness-cache")
+    score.add_argument("--cache-mode", default="use", choices=[m.value for m in CacheMode])
+    score.add_argument("--concurrency", type=int, default=16)
+    _add_common(score)
+    score.set_defaults(func=cmd_gem_score)
 
     schema = sub.add_parser("schema", help="print the JSON Schema of task files")
     schema.add_argument("--output", default=None)

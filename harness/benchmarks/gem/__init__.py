@@ -1,0 +1,158 @@
+"""GEM-Bench: ad-injected responses (chatbot and search scenarios), scored by quantitative, judged and cost
+metrics, reported in the layout of the paper's Table 3 and Table 6. See docs/gem-bench.md.
+
+One item per (query, solution, repeat): `evals/gem/sample/mt_human.yaml::mt_human-003[gir-r]`, so
+`-k gir-r` and `-k mt_human` select what they say. The item's score is its qualitative overall (the mean of
+its judged metrics), or its quantitative overall when judges are switched off for the task.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from harness.benchmarks import (
+    Benchmark,
+    CollectionChecks,
+    Column,
+    Option,
+    Section,
+    Table,
+    register_benchmark,
+)
+from harness.benchmarks.gem.data import AdDatabaseError, GemInputs, GemScoring, GemTruth, load_ad_database
+from harness.benchmarks.gem.evaluate import evaluate_output
+from harness.benchmarks.gem.judges import BY_NAME, JUDGED_METRICS
+from harness.benchmarks.gem.solutions import BUILTIN_ORDER, get_solution, parse_solution_option
+from harness.scores import Scores
+
+QUANTITATIVE = (
+    Column("rf", "RF", "response_flow"),
+    Column("rc", "RC", "response_coherence"),
+    Column("af", "AF", "ad_flow"),
+    Column("ac", "AC", "ad_coherence"),
+    Column("ir", "IR", "injection_rate"),
+    Column("ctr", "CTR", "ctr"),
+)
+QUALITATIVE = tuple(Column(m.name, m.label, m.name) for m in JUDGED_METRICS)
+TABLES = (
+    Table(
+        name="gem_table3",
+        title="GEM-Bench effectiveness (the layout of the paper's Table 3)",
+        kinds=("gem",),
+        rows=("dataset", "variant"),
+        order=(("variant", BUILTIN_ORDER), ("dataset", ("mt_human", "lm_market", "ca_prod"))),
+        sections=(Section("Quantitative", QUANTITATIVE), Section("Qualitative", QUALITATIVE)),
+        note="RF response flow, RC response coherence, AF ad flow, AC ad coherence, IR injection rate, CTR "
+        "click-through rate (search only). Each Overall is the unweighted mean of the columns available in its "
+        "row; judged cells average every judge of the panel.",
+    ),
+    Table(
+        name="gem_table6",
+        title="GEM-Bench cost (the layout of the paper's Table 6)",
+        kinds=("gem",),
+        rows=("dataset", "variant"),
+        order=(("variant", BUILTIN_ORDER), ("dataset", ("mt_human", "lm_market", "ca_prod"))),
+        sections=(
+            Section(
+                "Cost",
+                (
+                    Column("ittft", "ITTFT", "ittft", scale="tokens"),
+                    Column("ottft", "OTTFT", "ottft", scale="tokens"),
+                    Column("overall", "Overall", "cost_overall", scale="tokens"),
+                    Column("usd", "USD/item", "cost_usd", scale="USD"),
+                ),
+                overall=None,
+            ),
+        ),
+        note="ITTFT and OTTFT: input and output tokens (as the provider reports them) of every base-model call "
+        "a solution makes before its final answer, the final answer's own call included: Ad-Chat topic, product "
+        "and answer; GI-R answer; GIR-R and GIR-P answer and rewrite. Embeddings and judges are not counted. "
+        "Overall = 0.5 x ITTFT + OTTFT. USD/item: those calls at list price (a cache hit costs the same here).",
+    ),
+)
+
+
+@lru_cache(maxsize=16)
+def _chosen(value: str | None, root: str) -> tuple[str, ...]:
+    return tuple(parse_solution_option(value, Path(root)))
+
+
+def variants(task: Any, settings: Any) -> list[str]:
+    return list(_chosen(settings.option("solution"), str(settings.rootdir)))
+
+
+def check_solution_option(value: str | None, root: Path) -> None:
+    _chosen(value, str(root))
+
+
+def labels(task: Any) -> dict[str, str]:
+    return {"dataset": task.inputs.dataset}
+
+
+@lru_cache(maxsize=32)
+def _ad_database_problem(folder: str, stamp: float) -> str | None:
+    try:
+        load_ad_database(Path(folder))
+    except AdDatabaseError as exc:
+        return str(exc)
+    return None
+
+
+def check(task: Any, task_path: Path, checks: CollectionChecks) -> list[str]:
+    """Before anything is paid for: the judge templates exist and the ad database loads."""
+    problems = []
+    for name in task.scoring.judges:
+        if name not in BY_NAME:
+            problems.append(
+                f"field 'scoring.judges': unknown judged metric {name!r}; expected some of {sorted(BY_NAME)}"
+            )
+        elif (problem := checks.template_problem(BY_NAME[name].template)) is not None:
+            problems.append(problem)
+    inputs = task.inputs
+    if inputs.scenario == "search" and len(task.ground_truth.labels) != len(inputs.candidates):
+        problems.append(
+            f"field 'ground_truth.labels': {len(task.ground_truth.labels)} labels for {len(inputs.candidates)} "
+            "candidates; expected one per candidate"
+        )
+    if inputs.ad_database:
+        folder = (task_path.parent / inputs.ad_database).resolve()
+        stamp = (folder / "products.json").stat().st_mtime if (folder / "products.json").exists() else 0.0
+        problem = _ad_database_problem(str(folder), stamp)
+        if problem:
+            problems.append(f"field 'inputs.ad_database': {problem}")
+    return problems
+
+
+async def run_gem(task: Any, ctx: Any) -> Scores:
+    output = await get_solution(ctx.variant)(ctx)
+    return await evaluate_output(ctx, output)
+
+
+register_benchmark(
+    Benchmark(
+        kind="gem",
+        description="GEM-Bench: answer a chat or keyword query with an ad injected; quantitative, judged and "
+        "cost metrics.",
+        inputs=GemInputs,
+        ground_truth=GemTruth,
+        scoring=GemScoring,
+        run=run_gem,
+        default_pass_threshold=50.0,
+        variants=variants,
+        labels=labels,
+        check=check,
+        tables=TABLES,
+        options=(
+            Option(
+                "--solution",
+                "solution",
+                "GEM-Bench solutions to run: all (default), or any of adchat, gi-r, gir-r, gir-p and solutions "
+                "registered with register_solution, comma-separated; module:callable plugs in your own.",
+                default="all",
+                check=check_solution_option,
+            ),
+        ),
+    )
+)

@@ -1,0 +1,156 @@
+"""GEM-Bench's task fields and its chatbot ad database (the authors' products.json/topics.json schema).
+
+A chatbot task (MT-Human, LM-Market) points at an ad database folder; a search task (CA-Prod) carries its
+own candidate list with a relevance label per candidate, in file order, duplicates kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from harness.task import STRICT
+
+DATASET_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
+
+
+class Candidate(BaseModel):
+    """One product shown for a keyword query (CA-Prod)."""
+
+    model_config = STRICT
+
+    name: str = Field(description="The ad title.")
+    desc: str = Field(description="The ad description, in full.")
+    url: str = Field(default="", description="https:// + the advertiser's site, or empty.")
+    category: str = Field(default="", description="The product's cluster name.")
+    product_id: int | None = Field(default=None, description="The product's id in the source data.")
+
+
+class GemInputs(BaseModel):
+    model_config = STRICT
+
+    dataset: str = Field(pattern=DATASET_PATTERN, description="mt_human, lm_market, ca_prod or your own.")
+    scenario: Literal["chatbot", "search"] = Field(description="chatbot: a chat query; search: a keyword query.")
+    query: str = Field(min_length=1, description="What the user asked (kept raw, URL-encoding included).")
+    category: str | None = Field(default=None, description="The query's own category (e.g. Travel Planning).")
+    ad_database: str | None = Field(
+        default=None, description="Chatbot: folder with products.json and topics.json, relative to the task file."
+    )
+    cluster: str | None = Field(default=None, description="Search: the query's cluster (its first row's).")
+    candidates: tuple[Candidate, ...] = Field(default=(), description="Search: the query's candidate products.")
+
+    @model_validator(mode="after")
+    def _scenario_fields(self) -> GemInputs:
+        if self.scenario == "chatbot" and not self.ad_database:
+            raise ValueError("a chatbot task needs ad_database (a folder with products.json and topics.json)")
+        if self.scenario == "search" and not self.candidates:
+            raise ValueError("a search task needs its candidates")
+        return self
+
+
+class GemTruth(BaseModel):
+    model_config = STRICT
+
+    labels: tuple[Literal[0, 1], ...] = Field(
+        default=(), description="Search: one relevance label per candidate, in the same order (1 = relevant)."
+    )
+
+
+class GemScoring(BaseModel):
+    model_config = STRICT
+
+    judges: tuple[str, ...] = Field(
+        default=("accuracy", "naturalness", "personality", "trust", "notice", "click"),
+        description="The judged metrics to ask for (none: quantitative metrics only).",
+    )
+
+
+@dataclass(frozen=True)
+class Ad:
+    name: str
+    url: str
+    desc: str
+    topic: str
+
+    def as_product(self) -> dict[str, str]:
+        return {"name": self.name, "url": self.url, "desc": self.desc, "category": self.topic}
+
+    def text(self) -> str:
+        """How the retriever and the injector embed an ad: "name: description." (trailing dots trimmed)."""
+        return f"{self.name}: {self.desc.rstrip('.')}."
+
+
+@dataclass(frozen=True)
+class AdDatabase:
+    """The two-level topic tree and the ads under every topic and sub-topic (file order, duplicates kept)."""
+
+    folder: Path
+    topics: dict[str, tuple[str, ...]]  # top-level topic -> its sub-topics
+    ads: dict[str, tuple[Ad, ...]]  # any topic or sub-topic -> its ads (empty for an empty category)
+    digest: str
+
+    @property
+    def all_ads(self) -> list[Ad]:
+        """Every ad under every key, top-level keys included, in file order: the retriever's database."""
+        return [ad for key in self.ads for ad in self.ads[key]]
+
+
+class AdDatabaseError(ValueError):
+    """An ad database that does not match the schema; the message names the file and what was expected."""
+
+
+def load_ad_database(folder: Path) -> AdDatabase:
+    """Read products.json and topics.json (the GEM-Bench release's schema), checking them as we go."""
+    products_path, topics_path = folder / "products.json", folder / "topics.json"
+    try:
+        products_raw = products_path.read_bytes()
+        topics_raw = topics_path.read_bytes()
+        products = json.loads(products_raw)
+        topics = json.loads(topics_raw)
+    except FileNotFoundError as exc:
+        raise AdDatabaseError(f"{exc.filename}: no such file (an ad database is products.json + topics.json)") from exc
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise AdDatabaseError(f"{folder}: not valid JSON ({exc})") from exc
+    if not isinstance(topics, dict) or not all(isinstance(v, dict) for v in topics.values()):
+        raise AdDatabaseError(f"{topics_path}: expected an object of topic -> {{sub-topic: {{}}}}")
+    if not isinstance(products, dict):
+        raise AdDatabaseError(f"{products_path}: expected an object of topic -> {{names, urls, descs}}")
+    tree = {str(top): tuple(str(s) for s in subs) for top, subs in topics.items()}
+    ads: dict[str, tuple[Ad, ...]] = {}
+    for key, value in products.items():
+        if value == {}:
+            ads[key] = ()
+            continue
+        if not isinstance(value, dict) or not all(isinstance(value.get(f), list) for f in ("names", "urls", "descs")):
+            raise AdDatabaseError(f"{products_path}: {key!r} must be {{}} or have lists names, urls and descs")
+        names, urls, descs = value["names"], value["urls"], value["descs"]
+        if not len(names) == len(urls) == len(descs):
+            raise AdDatabaseError(
+                f"{products_path}: {key!r} has {len(names)} names, {len(urls)} urls and {len(descs)} descs; "
+                "expected parallel lists of one length"
+            )
+        ads[key] = tuple(Ad(str(n), str(u), str(d), key) for n, u, d in zip(names, urls, descs, strict=True))
+    missing = [s for subs in tree.values() for s in subs if s not in ads]
+    if missing:
+        raise AdDatabaseError(f"{products_path}: sub-topics of topics.json with no entry: {missing[:5]}")
+    digest = hashlib.sha256(products_raw + b"\0" + topics_raw).hexdigest()[:16]
+    return AdDatabase(folder=folder, topics=tree, ads=ads, digest=digest)
+
+
+def candidates_as_products(candidates: tuple[Candidate, ...]) -> list[Ad]:
+    return [Ad(c.name, c.url, c.desc, c.category) for c in candidates]
+
+
+def product_of(ad: Ad | None, scenario: str) -> dict[str, Any] | None:
+    """The product record a solution claims (search-mode records name the description "description", as
+    the reference does; the metrics read only name and url)."""
+    if ad is None:
+        return None
+    if scenario == "search":
+        return {"name": ad.name, "description": ad.desc, "url": ad.url, "category": ad.topic}
+    return {"name": ad.name, "url": ad.url, "desc": ad.desc}

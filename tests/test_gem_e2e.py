@@ -1,0 +1,277 @@
+"""GEM-Bench end to end: the shipped sample, all four solutions, against the stub server (fast, every
+query) and on the embedded default (a subset; the full sample takes the tiny model tens of minutes)."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import REPO, Project, stub_args
+
+from harness.testing import StubProcess
+
+PARAGRAPH = (
+    "Start early in the old town, where the streets are quiet before nine. "
+    "Take the tram up the hill for the view, and walk back down through the market. "
+    "Lunch is cheaper at the counters than at the tables outside. "
+    "In the evening, the riverside is the place for a long dinner."
+)
+
+
+def gem_project(project: Project) -> None:
+    shutil.copytree(REPO / "evals" / "gem" / "sample", project.root / "evals" / "gem" / "sample")
+    shutil.copytree(REPO / "fixtures" / "gem" / "sample", project.root / "fixtures" / "gem" / "sample")
+
+
+@pytest.fixture
+def gem_stub(fresh_stub: StubProcess) -> StubProcess:
+    fresh_stub.control(default_answer=PARAGRAPH)
+    return fresh_stub
+
+
+def raw_answer_calls(results: dict[str, dict[str, Any]]) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    """The raw-answer calls of the Ad-LLM configurations, by (task, repeat)."""
+    calls: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
+    for result in results.values():
+        if result["variant"] in ("gi-r", "gir-r", "gir-p"):
+            calls[(result["task_id"], result["repeat"])] += [c for c in result["calls"] if c["stage"] == "answer"]
+    return calls
+
+
+def test_the_sample_runs_every_solution_and_writes_table_3_and_table_6(project: Project, gem_stub: StubProcess) -> None:
+    gem_project(project)
+    out = project.pytest("evals/gem", *stub_args(gem_stub), "-n", "2")
+    results = out.results
+    assert Counter(r["variant"] for r in results.values()) == {"adchat": 35, "gi-r": 35, "gir-r": 35, "gir-p": 35}
+    assert all(r["outcome"] != "error" for r in results.values()), [r["error"] for r in results.values() if r["error"]][
+        :3
+    ]
+    # GI-R, GIR-R and GIR-P start from one raw answer per query and repeat, paid once even across workers
+    # (the sample's duplicate LM-Market prompt asks the very same call, so it shares it too)
+    raw = raw_answer_calls(results)
+    for key, calls in raw.items():
+        assert len(calls) == 3 and len({c["key"] for c in calls}) == 1, key
+    paid = Counter(c["key"] for calls in raw.values() for c in calls if not c["cache_hit"])
+    assert set(paid.values()) == {1} and len(paid) == len({c["key"] for calls in raw.values() for c in calls})
+    tables = {t["name"]: t for t in out.run["tables"]}
+    table3, table6 = tables["gem_table3"], tables["gem_table6"]
+    keys = [(r["key"]["dataset"], r["key"]["variant"]) for r in table3["rows"]]
+    assert keys == [(d, v) for d in ("mt_human", "lm_market", "ca_prod") for v in ("adchat", "gi-r", "gir-r", "gir-p")]
+    ca_gir = next(r for r in table3["rows"] if r["key"] == {"dataset": "ca_prod", "variant": "gir-r"})
+    assert ca_gir["cells"]["ctr"]["mean"] is not None and ca_gir["cells"]["ir"]["mean"] == 100.0
+    mt_gir = next(r for r in table3["rows"] if r["key"] == {"dataset": "mt_human", "variant": "gir-r"})
+    assert mt_gir["cells"]["ctr"]["mean"] is None  # chatbot sets have no CTR column
+    assert (
+        mt_gir["overall"]["Quantitative"]["mean"] is not None and mt_gir["overall"]["Qualitative"]["mean"] is not None
+    )
+    gi = next(r for r in table6["rows"] if r["key"] == {"dataset": "lm_market", "variant": "gi-r"})
+    gir = next(r for r in table6["rows"] if r["key"] == {"dataset": "lm_market", "variant": "gir-r"})
+    assert gir["cells"]["ittft"]["mean"] > gi["cells"]["ittft"]["mean"]  # the rewrite call is extra
+    overall = gir["cells"]["overall"]["mean"]
+    assert overall == pytest.approx(0.5 * gir["cells"]["ittft"]["mean"] + gir["cells"]["ottft"]["mean"])
+    summary = (out.report_dir / out.run["run"]["run_id"] / "summary.md").read_text()
+    assert "GEM-Bench effectiveness" in summary and "GEM-Bench cost" in summary and "| ca_prod | gir-p |" in summary
+    assert "GEM-Bench effectiveness" in out.stdout
+    # a per-item record: the answer, the ad and where it went, the sentence scores, each judge's reasons
+    item = results["evals/gem/sample/lm_market.yaml::lm_market-002[gi-r]"]
+    placement = item["details"]["solution"]["placements"][0]
+    assert placement["ad"] == item["details"]["product"]["name"] and placement["after_sentence"] is not None
+    assert item["details"]["sentences"][0]["next_similarity"] is not None
+    assert set(item["details"]["judges"]) == {"accuracy", "naturalness", "personality", "trust", "notice", "click"}
+    assert item["answer"].count(f"[{placement['ad']}]") == 1
+
+
+def test_a_replay_makes_no_call_and_gives_identical_tables(project: Project, gem_stub: StubProcess) -> None:
+    gem_project(project)
+    first = project.pytest("evals/gem", *stub_args(gem_stub), "-k", "mt_human")
+    gem_stub.control(reset_stats=True)
+    replay = project.pytest("evals/gem", *stub_args(gem_stub), "-k", "mt_human", "--cache-mode", "replay")
+    assert gem_stub.stats()["requests"] == 0
+    assert replay.run["tables"] == first.run["tables"]
+    assert all(r["outcome"] != "error" for r in replay.results.values())
+
+
+def test_solutions_are_chosen_with_k_and_with_solution(project: Project, gem_stub: StubProcess) -> None:
+    gem_project(project)
+    by_k = project.pytest("evals/gem", *stub_args(gem_stub), "-k", "gir-r and mt_human")
+    assert {r["variant"] for r in by_k.results.values()} == {"gir-r"} and len(by_k.results) == 6
+    chosen = project.pytest("evals/gem", *stub_args(gem_stub), "--solution", "gi-r,adchat", "-k", "ca_prod")
+    assert {r["variant"] for r in chosen.results.values()} == {"gi-r", "adchat"}
+    bad = project.pytest("evals/gem", *stub_args(gem_stub), "--solution", "gi-x")
+    assert bad.returncode == 4 and "--solution 'gi-x'" in bad.stderr
+
+
+def test_a_solution_can_be_a_function_or_a_composition_of_stages(project: Project, gem_stub: StubProcess) -> None:
+    gem_project(project)
+    project.write("examples/__init__.py", "")
+    project.write("examples/gem_solution.py", (REPO / "examples" / "gem_solution.py").read_text())
+    project.write(
+        "conftest.py",
+        """
+        from harness.benchmarks.gem.adllm import AdLLM
+        from harness.benchmarks.gem.solutions import register_solution
+
+        register_solution("gir-r-top2-log", AdLLM(retrieve_by="response", rewrite=True, top_t=2, score="log"))
+        """,
+    )
+    out = project.pytest(
+        "evals/gem",
+        *stub_args(gem_stub),
+        "--solution",
+        "examples.gem_solution:keyword_match,gir-r-top2-log",
+        "-k",
+        "lm_market",
+    )
+    variants = Counter(r["variant"] for r in out.results.values())
+    assert variants == {"keyword-match": 15, "gir-r-top2-log": 15}, out.stdout[-2000:]
+    assert all(r["outcome"] != "error" for r in out.results.values())
+    composed = next(r for r in out.results.values() if r["variant"] == "gir-r-top2-log")
+    assert len(composed["details"]["solution"]["candidates"]) == 2
+    table = next(t for t in out.run["tables"] if t["name"] == "gem_table3")
+    assert {r["key"]["variant"] for r in table["rows"]} == {"keyword-match", "gir-r-top2-log"}
+
+
+def test_a_judge_reply_that_cannot_be_validated_is_an_error_not_a_score(
+    project: Project, gem_stub: StubProcess
+) -> None:
+    gem_project(project)
+    gem_stub.control(broken_json=True)
+    out = project.pytest("evals/gem", *stub_args(gem_stub), "-k", "mt_human-001 and gi-r")
+    (result,) = out.results.values()
+    assert result["outcome"] == "error" and result["error"]["kind"] == "judge" and result["score"] is None
+    table = next(t for t in out.run["tables"] if t["name"] == "gem_table3")
+    assert table["rows"][0]["errors"] == 1 and table["rows"][0]["cells"]["accuracy"]["mean"] is None
+
+
+def test_a_panel_reports_every_judge_and_their_agreement(project: Project, gem_stub: StubProcess) -> None:
+    gem_project(project)
+    gem_stub.control(judge_rules=[["old town", {"category": "GOOD"}]])
+    args = stub_args(gem_stub)
+    args[args.index("--judge-model") + 1] = "openai/judge-a,openai/judge-b"
+    out = project.pytest("evals/gem", *args, "-k", "mt_human and gi-r")
+    item = next(iter(out.results.values()))
+    assert set(item["judge_levels"]["accuracy"]) == {"openai/judge-a", "openai/judge-b"}
+    rows = {(r["kind"], r["dimension"]): r for r in out.run["judge_agreement"]}
+    assert rows[("gem", "accuracy")]["items"] == 6 and rows[("gem", "accuracy")]["exact_agreement"] == 1.0
+    assert "Agreement between judges" in (out.report_dir / out.run["run"]["run_id"] / "summary.md").read_text()
+
+
+@pytest.mark.slow
+def test_the_sample_on_the_embedded_default_and_its_replay(project: Project) -> None:
+    """One chat query and one keyword query, all four solutions, two workers, then a replay: the same
+    tables with no model call at all."""
+    pytest.importorskip("llama_cpp")
+    gem_project(project)
+    selection = ["-k", "lm_market-002 or ca_prod-95"]
+    first = project.pytest("evals/gem", *selection, "-n", "2", timeout=1200)
+    assert first.returncode in (0, 1), first.stdout[-3000:]
+    results = first.results
+    assert Counter(r["variant"] for r in results.values()) == {"adchat": 2, "gi-r": 2, "gir-r": 2, "gir-p": 2}
+    for result in results.values():  # a judge the tiny model could not satisfy is an error, never a score
+        assert (result["outcome"] == "error") == (result["score"] is None)
+    assert {t["name"] for t in first.run["tables"]} == {"gem_table3", "gem_table6"}
+    replay = project.pytest("evals/gem", *selection, "--cache-mode", "replay", timeout=600)
+    assert replay.run["tables"] == first.run["tables"]
+    assert all(c["cache_hit"] for r in replay.results.values() for c in r["calls"])
+    assert replay.run["totals"]["cost_usd"] == 0 and replay.run["totals"]["cache_hits"] == replay.run["totals"]["calls"]
+
+
+def _independent_metrics(sentences: list[str], vectors: list[list[float]], product: dict | None) -> dict:
+    """The reference reading's formulas (§2.4), written again here without the harness's code."""
+    import math
+
+    import numpy as np
+
+    def cos(a: Any, b: Any) -> float:
+        a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+        n = np.linalg.norm(a) * np.linalg.norm(b)
+        return 0.0 if n == 0 else float(a @ b / n)
+
+    n = len(sentences)
+    name = (product or {}).get("name")
+    ads = {i for i, s in enumerate(sentences) if name and (name in s or (product.get("url") and product["url"] in s))}
+    sims = [cos(vectors[i], vectors[i + 1]) for i in range(n - 1)]
+    out: dict[str, float | None] = {"injection_rate": 100.0 if name is not None else 0.0}
+    out["response_flow"] = None if n < 2 else 100 * sum(sims) / len(sims)
+    mean = np.mean(np.asarray(vectors, dtype=np.float64), axis=0) if n else None
+    out["response_coherence"] = None if n < 2 else 100 * sum(cos(v, mean) for v in vectors) / n
+    if n < 2 or not ads:
+        out["ad_flow"] = None
+    else:
+        vals = [math.exp(-abs(sims[i - 1] - sims[i])) for i in ads if 0 < i < n - 1 and sims[i - 1] > 0 and sims[i] > 0]
+        out["ad_flow"] = 100 * sum(vals) / len(vals) if vals else 0.0
+    rest = [vectors[j] for j in range(n) if j not in ads]
+    if not ads or not rest:
+        out["ad_coherence"] = None
+    else:
+        centre = np.mean(np.asarray(rest, dtype=np.float64), axis=0)
+        out["ad_coherence"] = 100 * sum(cos(vectors[i], centre) for i in ads) / len(ads)
+    return out
+
+
+def test_gem_score_reproduces_the_formulas_from_the_providers_vectors(tmp_path: Path, gem_stub: StubProcess) -> None:
+    import json
+    import subprocess
+    import sys
+    import urllib.request
+
+    product = {"name": "Tramline", "url": "https://tramline.example", "desc": "day passes"}
+    lines = [
+        {
+            "id": "mid",
+            "scenario": "chatbot",
+            "query": "Lisbon?",
+            "response": "Go early.  Walk the hill.\n\nRide with Tramline today. Eat late. "
+            "See https://tramline.example soon.",
+            "product": product,
+        },
+        {
+            "id": "first",
+            "scenario": "search",
+            "query": "passes",
+            "response": "Tramline sells passes. Trams are cheap. Walk too.",
+            "product": product,
+        },
+        {
+            "id": "absent",
+            "scenario": "chatbot",
+            "query": "q",
+            "response": "Nothing about ads. Just travel.",
+            "product": product,
+        },
+        {"id": "none", "scenario": "chatbot", "query": "q", "response": "One sentence only.", "product": None},
+        {"id": "empty", "scenario": "chatbot", "query": "q", "response": "Ok.", "product": None},
+    ]
+    source = tmp_path / "responses.jsonl"
+    source.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    command = [sys.executable, "-m", "harness.cli", "gem", "score", str(source), "--json"]
+    command += ["--embedding-model", "openai/stub-embed", "--embedding-api-base", gem_stub.api_base]
+    command += ["--cache-dir", str(tmp_path / "c"), "--report-dir", str(tmp_path / "r")]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    scored = {row["id"]: row for row in json.loads(done.stdout)}
+    for line in lines:
+        row = scored[line["id"]]
+        sentences = row["sentences"]
+        if sentences:
+            request = urllib.request.Request(
+                f"{gem_stub.api_base}/embeddings",
+                data=json.dumps({"model": "x", "input": [s.strip() for s in sentences]}).encode(),
+                headers={"Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(request) as response:
+                vectors = [d["embedding"] for d in json.loads(response.read())["data"]]
+        else:
+            vectors = []
+        expected = _independent_metrics(sentences, vectors, line["product"])
+        for name, value in expected.items():
+            got = row["metrics"][name]
+            assert (got is None) == (value is None), (line["id"], name)
+            if value is not None:
+                assert abs(got - value) <= 1e-9, (line["id"], name, got, value)
+    assert scored["empty"]["sentences"] == [] and scored["absent"]["metrics"]["ad_flow"] is None
+    assert scored["absent"]["metrics"]["injection_rate"] == 100.0
+    assert list((tmp_path / "r").rglob("gem_scores.json"))
