@@ -44,13 +44,31 @@ def _print_table(rows: list[list[str]], header: list[str]) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    run = _load_run(Path(args.report_dir), args.run)
+    if len(args.run) > 1:
+        return _report_several(args)
+    run = _load_run(Path(args.report_dir), args.run[0] if args.run else "latest")
     if args.json:
         print(json.dumps({"run": run["run"], "totals": run["totals"], "suites": run["suites"]}, indent=1))
         return 0
     from harness.report.markdown import render_summary
 
     print(render_summary(run))
+    return 0
+
+
+def _report_several(args: argparse.Namespace) -> int:
+    from harness.report.leaderboard import board_rows, leaderboard, markdown_board
+
+    board = leaderboard([_load_run(Path(args.report_dir), run_id) for run_id in args.run])
+    if args.json:
+        print(json.dumps(board, indent=1))
+    elif args.markdown:
+        print(markdown_board(board))
+    else:
+        for name, (header, lines) in board_rows(board).items():
+            print(name)
+            _print_table(lines, header)
+            print()
     return 0
 
 
@@ -240,8 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="harness", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    report = sub.add_parser("report", help="show a run's scores (default: the latest run)")
-    report.add_argument("run", nargs="?", default="latest")
+    report = sub.add_parser("report", help="show a run's scores, or several runs side by side")
+    report.add_argument("run", nargs="*", help="run ids (default: the latest); several make a leaderboard")
+    report.add_argument("--markdown", action="store_true", help="several runs: a Markdown leaderboard")
     _add_common(report)
     report.set_defaults(func=cmd_report)
 

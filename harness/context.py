@@ -140,6 +140,13 @@ class ItemContext:
     async def resource(self, key: str, build: Callable[..., Any], *, persist: bool = False) -> Any:
         return await self.services.resources.get(key, build, persist=persist)
 
+    async def world(self, name: str) -> Any:
+        """The offline world `fixtures/worlds/<name>/`, loaded and indexed once per process."""
+        from harness.world import load_world
+
+        folder = self.fixtures_dir / "worlds" / name
+        return await self.resource(f"world:{folder}", lambda: load_world(folder))
+
     # -- model work ------------------------------------------------------------------------------
 
     @property
@@ -242,14 +249,18 @@ class ItemContext:
         model: str,
         settings: dict[str, Any] | None = None,
         text_parser: TextParser | None = None,
+        name: str | None = None,
     ) -> Verdict:
         """A judge-side call made once per task and model, whatever the variant, repeat or system under
         test (e.g. a rubric written from the ground truth): its key holds no repeat, so every item of the
-        task, in this run and later ones, reads the same cached reply. It must not depend on the answer."""
+        task, in this run and later ones, reads the same cached reply. It must not depend on the answer's
+        text (a verdict on something the answer named, read from the benchmark's own data, may use it).
+        Recorded in `ctx.judges` under `name` (default: the template)."""
         endpoint = next((j for j in self.services.judges if j.model == model), self.services.judges[0])
         prompt = self.services.prompts.render(template, variables)
+        label = name or template
         try:
-            return await judge_once(
+            verdict = await judge_once(
                 self.services.client,
                 model=model,
                 prompt=prompt,
@@ -263,8 +274,10 @@ class ItemContext:
                 text_parser=text_parser,
             )
         except Exception as exc:
-            self.judges.append({"judge": model, "template": template, "ok": False, "error": str(exc)[:300]})
+            self.judges.append({"judge": model, "template": label, "ok": False, "error": str(exc)[:300]})
             raise
+        self.judges.append({"judge": model, "template": label, "ok": True, "value": verdict.value})
+        return verdict
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         embedding = self.services.embedding

@@ -25,7 +25,7 @@ from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest
 from harness.tools import Tool
 
-DEFAULT_MAX_STEPS = 8
+DEFAULT_MAX_STEPS = 12
 DEFAULT_TOKEN_BUDGET = 60_000
 PREVIEW_CHARS = 300
 

@@ -52,8 +52,9 @@ class Estimate:
         return {"mean": r(self.mean), "low": r(self.low), "high": r(self.high), "n": self.n}
 
 
-def mean_interval(values: Sequence[float]) -> Estimate:
-    """Mean and Student-t 95 % interval of independent values."""
+def mean_interval(values: Sequence[float], bounds: tuple[float, float] | None = None) -> Estimate:
+    """Mean and Student-t 95 % interval of independent values. With `bounds` (the scale's ends, such as
+    0..100) and every value inside them, the interval is clipped to the scale: a score cannot be below 0."""
     n = len(values)
     if n == 0:
         return Estimate(None, None, None, 0)
@@ -61,7 +62,22 @@ def mean_interval(values: Sequence[float]) -> Estimate:
     if n == 1:
         return Estimate(mean, None, None, 1)
     half = t975(n - 1) * statistics.stdev(values) / math.sqrt(n)
-    return Estimate(mean, mean - half, mean + half, n)
+    low, high = mean - half, mean + half
+    if bounds is not None and all(bounds[0] <= v <= bounds[1] for v in values):
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return Estimate(mean, low, high, n)
+
+
+def scale_bounds(scale: str) -> tuple[float, float] | None:
+    """The ends of a scale written "low..high" ("0..100", "1..5", "0..1"), or None for a unit ("tokens")."""
+    parts = scale.split("..")
+    if len(parts) != 2:
+        return None
+    try:
+        low, high = float(parts[0]), float(parts[1])
+    except ValueError:
+        return None
+    return (low, high) if low < high else None
 
 
 def mean_of_means_interval(rows: Sequence[Sequence[float | None]], *, resamples: int = 2000, seed: int = 0) -> Estimate:

@@ -208,6 +208,9 @@ def _sequence_lines(node: yaml.Node | None, key: str) -> list[int]:
     return []
 
 
+MERGED_FIELDS = ("inputs", "ground_truth", "scoring", "metadata")
+
+
 def _merge_defaults(defaults: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     """The task over the file's defaults; mapping fields (inputs, ground_truth, scoring, metadata) are
     merged key by key, so a file can set shared inputs once."""
@@ -276,9 +279,19 @@ def task_json_schema() -> dict[str, Any]:
     for schema in [task_schema, *task_schema.get("anyOf", [])]:
         if "properties" in schema and "id" in schema["properties"]:
             schema["required"] = ["id"]
-    for schema in defs.values():
-        if schema.get("title", "").endswith("Task"):
-            schema["required"] = ["id"]
+    # The mapping fields (inputs, ground_truth, scoring, metadata) are merged key by key with the
+    # defaults' (one level deep), so their own required keys may come from there too.
+    for schema in list(defs.values()):
+        if not schema.get("title", "").endswith("Task"):
+            continue
+        schema["required"] = ["id"]
+        for field_name in MERGED_FIELDS:
+            prop = schema.get("properties", {}).get(field_name, {})
+            target = str(prop.get("$ref", "")).removeprefix("#/$defs/")
+            if target in defs and defs[target].get("required"):
+                partial = {k: v for k, v in defs[target].items() if k != "required"}
+                defs[f"{target}Entry"] = partial
+                prop["$ref"] = f"#/$defs/{target}Entry"
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "harness task file",

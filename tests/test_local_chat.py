@@ -317,3 +317,21 @@ def test_missing_llama_cpp_raises_local_model_unavailable() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "UNAVAILABLE" in proc.stdout
     assert "llama-cpp-python" in proc.stdout and "pip install -e '.[local]'" in proc.stdout
+
+
+def test_a_long_string_bound_in_a_schema_neither_crashes_nor_loosens_validation() -> None:
+    """A schema string bounded at 2,400 characters used to crash llama.cpp (the converter nests one rule
+    per character); the grammar now uses a tighter bound, so the reply still fits the schema's own."""
+    proc = _run_python(
+        "import json\n"
+        "from harness.local import complete_local\n"
+        "schema = {'type': 'object', 'properties': {'reasoning': {'type': 'string', 'maxLength': 2400},\n"
+        "          'score': {'enum': [1, 2, 3, 4, 5]}}, 'required': ['reasoning', 'score']}\n"
+        "body = {'messages': [{'role': 'user', 'content': 'Rate this plan from 1 to 5: walk, then eat.'}],\n"
+        "        'temperature': 0, 'max_tokens': 300,\n"
+        "        'response_format': {'type': 'json_schema', 'json_schema': {'name': 'v', 'schema': schema}}}\n"
+        "reply = json.loads(complete_local('smollm2', body)['choices'][0]['message']['content'], strict=False)\n"
+        "print(reply['score'] in (1, 2, 3, 4, 5), len(reply['reasoning']) <= 2400)\n"
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["True", "True"]

@@ -375,6 +375,6 @@ def test_embedding_dimensions_reach_the_provider_and_the_key(tmp_path: Path, ser
         finally:
             await client.close()
 
-    (short, first), (default, second) = asyncio.run(go())
+    (short, _), (default, second) = asyncio.run(go())
     assert len(short[0]) == 4 and len(default[0]) == 8
     assert not second.cache_hit, "another vector length is another cache entry"

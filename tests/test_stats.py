@@ -12,6 +12,7 @@ from harness.stats import (
     krippendorff_alpha_nominal,
     mean_interval,
     mean_of_means_interval,
+    scale_bounds,
     t975,
 )
 
@@ -28,6 +29,16 @@ def test_mean_interval() -> None:
     assert estimate.mean == 5.0
     assert estimate.high - estimate.mean == pytest.approx(3.182 * (20 / 3) ** 0.5 / 2, rel=1e-9)
     assert mean_interval([7.0]).low is None and mean_interval([]).mean is None
+
+
+def test_an_interval_stays_on_its_scale() -> None:
+    scores = [0.0, 0.0, 0.0, 100.0]
+    bare, clipped = mean_interval(scores), mean_interval(scores, (0.0, 100.0))
+    assert bare.low < 0 and bare.high > 100 and (clipped.low, clipped.high, clipped.mean) == (0.0, 100.0, 25.0)
+    # values outside the declared scale mean the scale is wrong: nothing is clipped then
+    assert mean_interval([-50.0, 0.0, 0.0, 100.0], (0.0, 100.0)) == mean_interval([-50.0, 0.0, 0.0, 100.0])
+    assert scale_bounds("1..5") == (1.0, 5.0) and scale_bounds("0..1") == (0.0, 1.0)
+    assert scale_bounds("tokens") is None and scale_bounds("5..1") is None and scale_bounds("a..b") is None
 
 
 def test_mean_of_means_skips_missing_cells_and_is_seeded() -> None:

@@ -19,7 +19,11 @@ from pydantic import BaseModel, Field, create_model
 
 from harness.task import TaskBase
 
-BUILTIN_MODULES = ("harness.benchmarks.qa", "harness.benchmarks.gem")
+BUILTIN_MODULES = (
+    "harness.benchmarks.qa",
+    "harness.benchmarks.gem",
+    "harness.benchmarks.recruitment",
+)
 
 
 @dataclass(frozen=True)
@@ -32,7 +36,7 @@ class Column:
     metric: str = "score"
     where: tuple[tuple[str, str], ...] = ()
     in_overall: bool = True
-    scale: str = "0..100"  # how to read the number ("0..100" or a unit such as "tokens")
+    scale: str = "0..100"  # how to read the number: a range "low..high" (intervals stay inside it) or a unit
 
 
 @dataclass(frozen=True)

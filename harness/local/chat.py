@@ -436,12 +436,33 @@ def _with_tool_instructions(messages: list[dict[str, str]], tools: list[dict[str
     return [{"role": "system", "content": instructions}, *messages]
 
 
+# llama-cpp-python's schema-to-grammar converter writes maxLength N as N nested optional rules, and
+# llama.cpp's grammar code recurses through them: a few thousand crash the process (a stack overflow). The
+# grammar only needs a bound that closes the JSON in time; the reply is still validated against the
+# schema's own, larger bound.
+GRAMMAR_MAX_STRING = 500
+
+
+def _grammar_schema(schema: Any) -> Any:
+    """`schema` with every string's maxLength (and every array's maxItems) capped for the grammar."""
+    if isinstance(schema, dict):
+        out = {k: _grammar_schema(v) for k, v in schema.items()}
+        if isinstance(out.get("maxLength"), int) and out["maxLength"] > GRAMMAR_MAX_STRING:
+            out["maxLength"] = GRAMMAR_MAX_STRING
+        return out
+    if isinstance(schema, list):
+        return [_grammar_schema(v) for v in schema]
+    return schema
+
+
 def _grammar_for(request: _Request) -> Any:
     if request.forced_tools:
-        return _grammar_from_schema(json.dumps(_tool_call_schema(request.forced_tools), sort_keys=True))
-    if request.schema is not None:
-        return _grammar_from_schema(json.dumps(request.schema, sort_keys=True))
-    return None
+        schema = _tool_call_schema(request.forced_tools)
+    elif request.schema is not None:
+        schema = request.schema
+    else:
+        return None
+    return _grammar_from_schema(json.dumps(_grammar_schema(schema), sort_keys=True))
 
 
 def _tool_call_schema(tools: list[dict[str, Any]]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     failed = sum(r["outcome"] == "failed" for r in results)
     errors = sum(r["outcome"] == "error" for r in results)
     usage = [r["usage"] for r in results]
-    interval = mean_interval(scored)
+    interval = mean_interval(scored, (0.0, 100.0))  # scores are 0..100
     return {
         "items": len(results),
         "passed": passed,

@@ -76,4 +76,51 @@ def render_summary(run: dict[str, Any]) -> str:
         lines += ["", f"## Below threshold ({len(failed)})", "", "| item | score | threshold |", "|---|---:|---:|"]
         for r in failed[:50]:
             lines.append(f"| `{r['nodeid']}` | {_num(r['score'])} | {r['pass_threshold']:g} |")
+    lines += ["", *item_table(run["results"])]
     return "\n".join(lines) + "\n"
+
+
+ITEM_ROWS = 500
+
+
+def _levels(result: dict[str, Any]) -> str:
+    """The judges' raw levels, compactly: `4` for one judge on one criterion, else `name: 4/3` (judges
+    separated by /, a judge's levels for several things judged in the item by commas)."""
+    parts = []
+    for name, by_judge in (result.get("judge_levels") or {}).items():
+        values = "/".join(",".join(map(str, v)) if isinstance(v, list) else str(v) for v in by_judge.values())
+        parts.append(values if len(result["judge_levels"]) == 1 else f"{name}: {values}")
+    return ", ".join(parts) or "-"
+
+
+def _cell(text: str) -> str:
+    """Text that may come from the system under test, made inert in a Markdown table cell (no links,
+    images, HTML or emphasis; no cell breaks)."""
+    flat = " ".join(text.split())
+    return "".join(f"\\{ch}" if ch in "\\`*_[]<>|!#" else ch for ch in flat)
+
+
+def item_table(results: list[dict[str, Any]]) -> list[str]:
+    """Every item: outcome, score, the judges' raw levels, effort (model calls, tool calls), tokens, cost,
+    latency, and the benchmark's note (what was cut before judging, for example)."""
+    lines = [
+        f"## Items ({len(results)})",
+        "",
+        "| item | outcome | score | levels | calls | tool calls | tokens in/out | cost | latency | note |",
+        "|---|---|---:|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in sorted(results, key=lambda r: r["nodeid"])[:ITEM_ROWS]:
+        usage = r.get("usage") or {}
+        details = r.get("details") or {}
+        trajectory = details.get("trajectory")
+        latency = r.get("latency_s")
+        lines.append(
+            f"| `{r['nodeid']}` | {r['outcome']} | {_num(r.get('score'))} | {_levels(r)} | {usage.get('calls', 0)} | "
+            f"{len(trajectory) if isinstance(trajectory, list) else '-'} | "
+            f"{usage.get('input_tokens', 0):,}/{usage.get('output_tokens', 0):,} | "
+            f"${usage.get('cost_usd', 0):.4f} | {'-' if latency is None else f'{latency:.1f} s'} | "
+            f"{_cell(str(details.get('note') or '')[:300])} |"
+        )
+    if len(results) > ITEM_ROWS:
+        lines.append(f"| ... {len(results) - ITEM_ROWS} more in results.json | | | | | | | | | |")
+    return lines

@@ -11,7 +11,9 @@ from collections import defaultdict
 from typing import Any
 
 from harness.benchmarks import Column, Section, Table, tables_for
-from harness.stats import Estimate, mean_interval, mean_of_means_interval
+from harness.stats import Estimate, mean_interval, mean_of_means_interval, scale_bounds
+
+SCORE_BOUNDS = (0.0, 100.0)
 
 
 def field_of(result: dict[str, Any], name: str) -> Any:
@@ -36,7 +38,7 @@ def _value(result: dict[str, Any], column: Column) -> float | None:
 
 def _section_overall(section: Section, scored: list[dict[str, Any]], cells: dict[str, Estimate]) -> Estimate:
     if section.overall == "mean_of_items":
-        return mean_interval([r["score"] for r in scored])
+        return mean_interval([r["score"] for r in scored], SCORE_BOUNDS)
     columns = [c for c in section.columns if c.in_overall]
     return mean_of_means_interval([[_value(r, c) for c in columns] for r in scored])
 
@@ -66,7 +68,8 @@ def compute_table(table: Table, results: list[dict[str, Any]]) -> dict[str, Any]
         overalls: dict[str, dict[str, Any]] = {}
         for section in table.sections:
             estimates = {
-                c.key: mean_interval([v for r in scored if (v := _value(r, c)) is not None]) for c in section.columns
+                c.key: mean_interval([v for r in scored if (v := _value(r, c)) is not None], scale_bounds(c.scale))
+                for c in section.columns
             }
             cells.update({k: e.to_json() for k, e in estimates.items()})
             if section.overall is not None:

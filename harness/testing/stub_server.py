@@ -43,6 +43,9 @@ class StubConfig:
     # any other field of the schema gets a plain filler. Nothing is read from a template's own wording.
     judge_rules: list[list[Any]] = field(default_factory=list)
     judge_default: dict[str, Any] = field(default_factory=dict)
+    # A judge asked in words (no response_format) gets this text when its prompt has a data section, e.g.
+    # "Reasoning...\nScore: 4" for judges that read a score line.
+    judge_text: str | None = None
     required_key: str | None = None  # if set, requests must carry "Authorization: Bearer <key>"
     broken_json: bool = False  # answer structured-output requests with text that is not JSON
     reject_response_format: bool = False  # answer 400 to any request with response_format, like older servers
@@ -269,6 +272,9 @@ class StubServer:
         return message, "stop"
 
     def _answer(self, prompt: str, messages: list[dict[str, Any]]) -> str:
+        first_user = next((str(m.get("content")) for m in messages if m.get("role") == "user"), prompt)
+        if self.config.judge_text is not None and data_sections(first_user):  # a judge, or its retry
+            return self.config.judge_text
         if (self.config.judge_rules or self.config.judge_default) and data_sections(prompt):
             # a judge asked in words only (its server refused structured output)
             chosen = judge_values(self.config.judge_rules, self.config.judge_default, prompt)

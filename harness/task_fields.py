@@ -1,0 +1,28 @@
+"""Task fields that several benchmarks share: where the agent works, and the limits of its tool loop."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from harness.solvers import DEFAULT_MAX_STEPS, DEFAULT_TOKEN_BUDGET, LoopLimits
+from harness.task import STRICT
+
+ENVIRONMENT = Field(
+    default="open-web",
+    pattern=r"^[a-z0-9][a-z0-9_-]{0,63}$",
+    description="open-web (no tools offered) or the name of an offline world under fixtures/worlds/.",
+)
+
+
+class Limits(BaseModel):
+    """The tool loop's limits for one task; running out is an explicit outcome, never a hang."""
+
+    model_config = STRICT
+
+    max_steps: int = Field(default=DEFAULT_MAX_STEPS, ge=1, le=100, description="Model turns in the tool loop.")
+    token_budget: int = Field(
+        default=DEFAULT_TOKEN_BUDGET, ge=1000, le=5_000_000, description="Tokens (in + out) over all turns."
+    )
+
+    def loop_limits(self) -> LoopLimits:
+        return LoopLimits(max_steps=self.max_steps, token_budget=self.token_budget)

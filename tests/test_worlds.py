@@ -1,0 +1,146 @@
+"""Offline worlds: loading errors name the file, search ranks with BM25, open pages long pages, the tools
+speak JSON, and every ground-truth fact of every world task is findable in its world."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from helpers import REPO
+
+from harness.task import load_task_file
+from harness.world import WorldError, load_world, normalize_url, paginate, world_tools
+
+WORLDS = REPO / "fixtures" / "worlds"
+
+
+def page(url: str, title: str, text: str, links: list[str] | None = None) -> str:
+    link_lines = "".join(f"  - {link}\n" for link in links or [])
+    return f"---\nurl: {url}\ntitle: {title}\n" + (f"links:\n{link_lines}" if links else "") + f"---\n{text}\n"
+
+
+@pytest.fixture
+def small_world(tmp_path: Path) -> Path:
+    folder = tmp_path / "tiny"
+    (folder / "people").mkdir(parents=True)
+    (folder / "people" / "ana.md").write_text(
+        page(
+            "https://p.example/in/ana",
+            "Ana Ruiz - Data Engineer",
+            "Ana builds Kafka pipelines at Ferrovia in Madrid.",
+            ["https://ferrovia.example/about"],
+        )
+    )
+    (folder / "about.md").write_text(
+        page("https://ferrovia.example/about", "Ferrovia", "Rail logistics in Spain. " * 400)
+    )
+    (folder / "README.md").write_text("# Not a page\nNo front matter here, and that is fine.\n")
+    return folder
+
+
+def test_a_world_loads_and_searches(small_world: Path) -> None:
+    world = load_world(small_world)
+    assert len(world.pages) == 2  # README.md is for people, not a page
+    (top, *_) = world.search("kafka pipelines madrid")
+    assert top["url"] == "https://p.example/in/ana" and "Kafka" in top["snippet"]
+    assert world.search("the of and") == []  # stop words only: nothing to rank
+    assert world.get("HTTPS://www.p.example/in/ana/")  # URLs compare without scheme, www, case or slash
+
+
+def test_long_pages_come_in_parts(small_world: Path) -> None:
+    world = load_world(small_world)
+    first = world.open("ferrovia.example/about")
+    assert first["pages"] > 1 and len(first["text"]) <= 4000
+    assert world.open("https://ferrovia.example/about", first["pages"])["page"] == first["pages"]
+    assert "error" in world.open("https://ferrovia.example/about", 99)
+    assert "error" in world.open("https://nowhere.example/")
+    assert "".join(paginate("a\n" * 5000, 100)).count("a") == 5000
+
+
+def test_the_tools_speak_json(small_world: Path) -> None:
+    search, open_page = world_tools(load_world(small_world))
+    found = json.loads(search.function(query="Ana Ruiz", k=3))
+    assert found["results"][0]["url"] == "https://p.example/in/ana"
+    opened = json.loads(open_page.function(url=found["results"][0]["url"]))
+    assert opened["title"] == "Ana Ruiz - Data Engineer" and "Kafka" in opened["text"]
+    assert json.loads(search.function(query="Ana", k="lots"))["results"]  # a bad k falls back to 5
+
+
+@pytest.mark.parametrize(
+    ("mutate", "needle"),
+    [
+        (lambda f: (f / "dup.md").write_text(page("https://p.example/in/ana/", "Copy", "x")), "is already the url of"),
+        (lambda f: (f / "nofront.md").write_text("just text\n"), "nofront.md:1: expected YAML front matter"),
+        (
+            lambda f: (f / "bad.md").write_text("---\nurl: a\nurl: b\ntitle: t\n---\nx\n"),
+            "bad.md:3: YAML error: duplicate key 'url'",
+        ),
+        (lambda f: (f / "notitle.md").write_text("---\nurl: https://x.example\n---\nx\n"), "field 'title' is required"),
+        (
+            lambda f: (f / "dangling.md").write_text(page("https://d.example", "D", "x", ["https://gone.example"])),
+            "links to https://gone.example",
+        ),
+        (lambda f: (f / "binary.md").write_bytes(b"\xff\xfe\x00bad"), "binary.md: cannot read the page"),
+    ],
+)
+def test_a_bad_world_is_refused_naming_the_file(small_world: Path, mutate, needle: str) -> None:
+    mutate(small_world)
+    with pytest.raises(WorldError) as caught:
+        load_world(small_world)
+    assert needle in str(caught.value)
+
+
+def test_normalize_url() -> None:
+    assert normalize_url("https://www.YouTube.com/@TED/") == normalize_url("youtube.com/@ted")
+    assert normalize_url("http://a.example/x?y=1#frag") == "a.example/x?y=1"
+    # tracking parameters go, the page's own parameters stay in their order
+    assert normalize_url("https://a.example/x/?utm_source=nl&b=2&fbclid=Q&a=1&si=abc") == "a.example/x?b=2&a=1"
+
+
+def world_tasks() -> list:
+    tasks = []
+    for path in sorted((REPO / "evals").rglob("*.yaml")):
+        for task, _ in load_task_file(path).tasks:
+            environment = getattr(task.inputs, "environment", "open-web")
+            recruitment = task.kind in ("company_mapping", "people_to_info", "info_to_people")
+            if recruitment and environment != "open-web" and (WORLDS / environment).is_dir():
+                tasks.append(task)
+    return tasks
+
+
+@pytest.fixture(scope="module")
+def worlds() -> dict:
+    return {}
+
+
+def test_every_ground_truth_fact_of_a_world_task_is_findable(worlds: dict) -> None:
+    tasks = world_tasks()
+    assert len(tasks) >= 17
+    for task in tasks:
+        world = worlds.setdefault(task.inputs.environment, load_world(WORLDS / task.inputs.environment))
+        truth = task.ground_truth
+        evidence = list(getattr(truth, "evidence", ()))
+        for question in getattr(truth, "questions", ()):
+            assert question.evidence, f"{task.id}: every verification question names where its answer is"
+            evidence += list(question.evidence)
+        assert evidence, f"{task.id}: a world task says where its truth can be read"
+        for item in evidence:
+            found = world.get(item.url)
+            assert found is not None, f"{task.id}: {item.url} is not a page of {world.name}"
+            flat_page, flat_quote = " ".join(found.text.split()), " ".join(item.quote.split())
+            assert flat_quote in flat_page, f"{task.id}: {item.quote!r} is not on {item.url}"
+        for person in getattr(truth, "people", ()):
+            assert person.url and world.get(person.url), f"{task.id}: {person.name} has no page"
+            hits = [h["url"] for h in world.search(person.name, k=10)]
+            assert person.url in hits, f"{task.id}: searching {person.name!r} does not find their page"
+        if task.kind == "people_to_info":
+            hits = [h["url"] for h in world.search(f"{task.inputs.person} {task.inputs.background}", k=5)]
+            assert hits, f"{task.id}: nothing found for the person"
+        if task.kind == "company_mapping":  # every expected name is on a page: all its words on one page
+            texts = [f"{p.title} {p.text}".lower() for p in world.pages]
+            for names in truth.expected.values():
+                for name in names:
+                    words = [w for w in re.findall(r"\w+", name.lower()) if len(w) > 2]
+                    assert any(all(w in t for w in words) for t in texts), f"{task.id}: {name!r} is on no page"
