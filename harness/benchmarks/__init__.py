@@ -23,6 +23,7 @@ BUILTIN_MODULES = (
     "harness.benchmarks.qa",
     "harness.benchmarks.gem",
     "harness.benchmarks.recruitment",
+    "harness.benchmarks.marketing",
 )
 
 

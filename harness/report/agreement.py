@@ -1,8 +1,10 @@
 """Agreement between the judges of a panel, per judged dimension (the papers' cross-judge tables).
 
-For every (kind, dimension) of `judge_levels` that two or more judges rated: the share of items on which
+For every (kind, dimension) of `judge_levels` that two or more judges rated: the share of units on which
 all judges gave the same level, and Krippendorff's alpha (nominal), which corrects that share for the
-agreement the judges' level frequencies would give by chance.
+agreement the judges' level frequencies would give by chance. A unit is an item, or, where a judge's
+value is a list (one level per thing judged in the item, such as each recommended influencer), each
+position of the lists.
 """
 
 from __future__ import annotations
@@ -20,7 +22,13 @@ def judge_agreement(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for dimension, by_judge in (result.get("judge_levels") or {}).items():
             if isinstance(by_judge, dict) and len(by_judge) >= 2:
                 key = (str(result.get("kind")), str(dimension))
-                units[key].append([str(v) for v in by_judge.values()])
+                values = list(by_judge.values())
+                if all(isinstance(v, list) for v in values):
+                    for position in range(max(len(v) for v in values)):
+                        levels = [_level(v[position]) for v in values if position < len(v)]
+                        units[key].append([level for level in levels if level is not None])
+                else:
+                    units[key].append([level for v in values if (level := _level(v)) is not None])
                 judges[key].update(by_judge)
     rows = []
     for (kind, dimension), values in sorted(units.items()):
@@ -37,6 +45,10 @@ def judge_agreement(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _level(value: object) -> str | None:
+    return None if value is None else str(value)
 
 
 def markdown_agreement(rows: list[dict[str, Any]]) -> list[str]:

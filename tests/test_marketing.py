@@ -1,0 +1,445 @@
+"""xbench Marketing: profile links read as people read them, agent replies read leniently but never
+guessed, slots that cannot be judged counted as misses, the rubric paid once per brief and judge, and the
+creator pool and briefs checked for internal consistency."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import REPO, Project, stub_args
+
+from harness.benchmarks.marketing.links import CreatorIndex, ProfileKey, profile_key
+from harness.benchmarks.marketing.recommendations import Recommendation, ReplyError, fill_slots, read_reply
+from harness.task import load_task_file
+from harness.testing import StubProcess
+from harness.world import load_world, read_pages
+
+POOL = REPO / "fixtures" / "worlds" / "creator-pool"
+BRIEFS = REPO / "evals" / "marketing" / "briefs.yaml"
+MAYA = "https://www.youtube.com/@moneywithmaya"
+DEVON = "https://www.youtube.com/@budgetbydevon"
+POPPY = "https://www.youtube.com/@poundwisepoppy"  # a near miss of the Penny Pilot brief (UK audience)
+
+
+@pytest.fixture(scope="module")
+def index() -> CreatorIndex:
+    return CreatorIndex(load_world(POOL))
+
+
+@pytest.mark.parametrize(
+    ("link", "expected"),
+    [
+        ("https://www.youtube.com/@moneywithmaya", MAYA),
+        ("http://YouTube.com/@MoneyWithMaya/", MAYA),  # scheme, www, case, trailing slash
+        ("youtube.com/@moneywithmaya/videos?si=Xy12&utm_source=share#about", MAYA),  # sub-page, tracking, fragment
+        ("https://m.youtube.com/c/moneywithmaya", MAYA),  # mobile host, legacy custom URL
+        ("https://www.youtube.com/moneywithmaya", MAYA),  # no @
+        ("[Maya Okafor](https://youtube.com/@moneywithmaya)", MAYA),  # a Markdown link
+        ("<https://youtube.com/@moneywithmaya>", MAYA),
+        ("@moneywithmaya", MAYA),  # a bare handle, unique among the allowed platforms
+        ("https://www.instagram.com/@thebudgetnest", "https://www.instagram.com/thebudgetnest/"),
+        ("instagram.com/thebudgetnest?igshid=abc123", "https://www.instagram.com/thebudgetnest/"),
+        ("https://www.tiktok.com/@centsiblesam/video/7301", "https://www.tiktok.com/@centsiblesam"),
+        ("https://www.youtube.com/@nobody-here", None),  # well formed, not in the pool
+        ("https://www.instagram.com/p/Cx81abc/", None),  # a post, not a profile
+        ("https://youtu.be/dQw4w9WgXcQ", None),  # a video
+        ("https://www.youtube.com/channel/UC1234", None),  # a channel id the pool does not use
+        ("https://example.com/@moneywithmaya", None),  # another site
+        ("", None),
+    ],
+)
+def test_profile_links_are_normalised_before_lookup(index: CreatorIndex, link: str, expected: str | None) -> None:
+    page, how = index.resolve(link, ("YouTube", "TikTok", "Instagram"))
+    assert (page.url if page else None) == expected, how
+    if expected is None:
+        assert how  # every miss says why
+
+
+def test_the_same_handle_on_two_platforms_needs_the_site(tmp_path: Path) -> None:
+    assert profile_key("tiktok.com/@a.b_c") == ProfileKey("TikTok", "a.b_c")
+    for url in ("https://www.tiktok.com/@sameface", "https://www.instagram.com/sameface/"):
+        site = url.split(".")[1]
+        (tmp_path / f"{site}.md").write_text(f"---\nurl: {url}\ntitle: Same Face on {site}\nkind: creator\n---\nHi.\n")
+    index = CreatorIndex(load_world(tmp_path))
+    page, why = index.resolve("@sameface")
+    assert page is None and "several platforms" in why
+    page, _ = index.resolve("@sameface", ("Instagram",))  # only one of them is allowed by the brief
+    assert page is not None and page.url == "https://www.instagram.com/sameface/"
+
+
+LIST = json.dumps([{"name": "Maya", "link": MAYA}, {"name": "Devon", "link": DEVON}])
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        LIST,
+        f"Here is my shortlist.\n```json\n{LIST}\n```\nLet me know if you need more.",  # fenced, prose around
+        f"I found [2] strong fits: {LIST} Both are US-based.",  # a bracket in the prose is not the list
+        LIST.replace("}]", "},]").replace('"}, {', '",}, {'),  # trailing commas
+        LIST.replace('"', "'"),  # Python quoting
+        json.dumps([{"Blogger Name": "Maya", "Blogger Link": MAYA}, {"Blogger Link": DEVON, "Blogger Name": "Devon"}]),
+        json.dumps({"influencers": [{"creator": "Maya", "url": MAYA}, {"creator": "Devon", "url": DEVON}]}),
+    ],
+)
+def test_agent_replies_are_read_leniently(reply: str) -> None:
+    assert [r.link for r in read_reply(reply)] == [MAYA, DEVON]
+    assert [r.name for r in read_reply(reply)] == ["Maya", "Devon"]
+
+
+def test_a_list_of_plain_links_is_a_list_of_recommendations() -> None:
+    assert read_reply(json.dumps([MAYA, DEVON])) == [Recommendation("", MAYA), Recommendation("", DEVON)]
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        ("I recommend Maya Okafor and Devon first, then Poppy.", "no JSON list"),
+        ('[{"name": "Maya", "link": "https://www.youtube.com/@moneywithmaya"}, {"name": "Dev', "could not be read"),
+        ("```json\n[{name: Maya, link: youtube.com/@moneywithmaya}]\n```", "could not be read"),
+    ],
+)
+def test_a_reply_without_a_readable_list_is_the_agents_failure(reply: str, reason: str) -> None:
+    with pytest.raises(ReplyError, match=reason):
+        read_reply(reply)
+
+
+def test_slots_count_missing_duplicate_and_unknown_links_as_misses(index: CreatorIndex) -> None:
+    recommendations = [
+        Recommendation("Maya", MAYA),
+        Recommendation("Maya again", "youtube.com/@MoneyWithMaya/"),
+        Recommendation("Ghost", "https://www.tiktok.com/@no-such-creator"),
+        Recommendation("Nameless", ""),
+        Recommendation("Devon", DEVON),
+        Recommendation("Sixth", POPPY),
+        Recommendation("Seventh", "https://www.tiktok.com/@centsiblesam"),
+    ]
+    slots, beyond = fill_slots(recommendations, 8, index, ("YouTube", "TikTok"))
+    assert [s.status for s in slots] == [
+        "candidate",
+        "duplicate",
+        "not_in_pool",
+        "no_link",
+        "candidate",
+        "candidate",
+        "candidate",
+        "empty",
+    ]
+    assert slots[1].reason == "the same creator as #1" and slots[7].reason == "the reply recommended 7 of 8"
+    short, beyond = fill_slots(recommendations, 2, index, ("YouTube", "TikTok"))
+    assert len(short) == 2 and [r.name for r in beyond] == ["Ghost", "Nameless", "Devon", "Sixth", "Seventh"]
+
+
+# -- end to end on the stub ------------------------------------------------------------------------------
+
+
+def marketing_project(project: Project) -> None:
+    shutil.copytree(REPO / "evals" / "marketing", project.root / "evals" / "marketing")
+    shutil.copytree(POOL, project.root / "fixtures" / "worlds" / "creator-pool")
+
+
+def reply(*links: str) -> str:
+    return "My picks, best first:\n```json\n" + json.dumps([{"name": f"c{i}", "link": u} for i, u in enumerate(links)])
+
+
+@pytest.fixture
+def mstub(fresh_stub: StubProcess) -> StubProcess:
+    # The judge says Yes to Maya and No to anyone else (its rule looks inside the profile's data section).
+    fresh_stub.control(
+        judge_rules=[["@moneywithmaya", {"selected": "Yes", "overall": 5}]],
+        judge_default={"selected": "No", "overall": 2},
+    )
+    return fresh_stub
+
+
+def only_result(out: Any) -> dict[str, Any]:
+    (result,) = out.results.values()
+    return result
+
+
+def test_the_reselection_rate_counts_every_slot(project: Project, mstub: StubProcess) -> None:
+    marketing_project(project)
+    mstub.control(default_answer=reply(MAYA, "youtube.com/@MoneyWithMaya/videos", "tiktok.com/@ghost-creator", POPPY))
+    out = project.pytest("evals/marketing", *stub_args(mstub), "-k", "pennypilot")
+    result = only_result(out)
+    # k = 6: Maya selected; her repeat, an unknown link, Poppy (judged No) and two empty slots are not
+    assert result["score"] == pytest.approx(100 / 6, abs=1e-3) and result["outcome"] == "failed"
+    rows = result["details"]["recommendations"]
+    assert [r["status"] for r in rows] == ["candidate", "duplicate", "not_in_pool", "candidate", "empty", "empty"]
+    assert rows[0]["verdicts"]["openai/stub-judge"]["selected"] == "Yes" and rows[0]["client_pick"] is True
+    assert rows[3]["verdicts"]["openai/stub-judge"]["selected"] == "No" and rows[3]["client_pick"] is False
+    metrics = result["metrics"]
+    assert metrics["recall"] == pytest.approx(100 / 8)  # one of the client's eight picks
+    assert metrics["overall"] == pytest.approx((100 + 25) / 2)  # levels 5 and 2 -> 100 and 25
+    assert metrics["judged"] == 2.0
+    assert result["judge_levels"] == {
+        "selected": {"openai/stub-judge": ["Yes", "No"]},
+        "overall": {"openai/stub-judge": [5, 2]},
+    }
+    stages = Counter((c["namespace"], c["stage"]) for c in result["calls"])
+    assert stages == {
+        ("sut", "sut"): 1,
+        ("judge", "rubric"): 10,
+        ("judge", "judge"): 2,
+    }  # 8 summaries, persona, conditions
+    summary = (out.report_dir / out.run["run"]["run_id"] / "summary.md").read_text()
+    (line,) = [line for line in summary.splitlines() if "pennypilot" in line and "k=6" in line]
+    assert "YouTube @moneywithmaya: selected" in line and "not in pool" in line and "duplicate" in line
+    (table,) = [t for t in out.run["tables"] if t["name"] == "xbench_marketing"]
+    assert table["rows"][0]["cells"]["reselection_app"]["mean"] == pytest.approx(100 / 6, abs=1e-3)
+    assert table["rows"][0]["cells"]["reselection_game"]["mean"] is None
+
+
+def test_the_rubric_is_paid_once_per_brief_and_judge(project: Project, mstub: StubProcess) -> None:
+    """A second system evaluated on the same brief makes no rubric call, and no verdict call for a creator
+    already judged: only its own answer is new."""
+    marketing_project(project)
+    mstub.control(default_answer=reply(MAYA, DEVON))
+    first = only_result(project.pytest("evals/marketing", *stub_args(mstub), "-k", "pennypilot"))
+    assert sum(c["stage"] == "rubric" and not c["cache_hit"] for c in first["calls"]) == 10
+    mstub.control(reset_stats=True, default_answer=reply(DEVON, MAYA, POPPY))
+    out = project.pytest("evals/marketing", *stub_args(mstub, "--model", "openai/another-agent"), "-k", "pennypilot")
+    second = only_result(out)
+    assert out.run["run"]["options"]["model"] == "openai/another-agent"
+    rubric = [c for c in second["calls"] if c["stage"] == "rubric"]
+    assert len(rubric) == 10 and all(c["cache_hit"] for c in rubric)
+    verdicts = {c["cache_hit"] for c in second["calls"] if c["stage"] == "judge"}
+    assert verdicts == {True, False}  # Maya and Devon were judged before; Poppy is new
+    assert mstub.stats()["requests"] == 2  # the new agent's answer and Poppy's verdict
+    assert second["score"] == pytest.approx(100 / 6, abs=1e-3)
+
+
+def test_an_unreadable_reply_scores_zero_with_its_reason(project: Project, mstub: StubProcess) -> None:
+    marketing_project(project)
+    mstub.control(default_answer="I would go with Maya Okafor and Devon Pruitt; both fit the brief well.")
+    result = only_result(project.pytest("evals/marketing", *stub_args(mstub), "-k", "pennypilot"))
+    assert result["outcome"] == "failed" and result["score"] == 0.0 and result["error"] is None
+    assert "no JSON list" in result["details"]["reply_error"]
+    assert [c["namespace"] for c in result["calls"]] == ["sut"]  # nothing to judge, no rubric paid for
+
+
+def test_a_judge_reply_that_cannot_be_validated_is_a_judge_error(project: Project, mstub: StubProcess) -> None:
+    marketing_project(project)
+    mstub.control(default_answer=reply(MAYA), broken_json=True)
+    result = only_result(project.pytest("evals/marketing", *stub_args(mstub), "-k", "pennypilot"))
+    assert result["outcome"] == "error" and result["score"] is None
+    assert result["error"]["kind"] == "judge" and "not a valid" in result["error"]["message"]
+
+
+def test_a_panel_decides_per_judge_and_reports_agreement(project: Project, mstub: StubProcess) -> None:
+    marketing_project(project)
+    mstub.control(default_answer=reply(MAYA, POPPY))
+    panel = ["--judge-model", "openai/stub-judge,openai/stub-judge-b"]
+    out = project.pytest("evals/marketing", *stub_args(mstub, *panel), "-k", "pennypilot")
+    result = only_result(out)
+    assert result["judge_levels"]["selected"] == {
+        "openai/stub-judge": ["Yes", "No"],
+        "openai/stub-judge-b": ["Yes", "No"],
+    }
+    assert result["score"] == pytest.approx(100 / 6, abs=1e-3)  # the judges' mean
+    rubric_models = Counter(c["model"] for c in result["calls"] if c["stage"] == "rubric")
+    assert rubric_models == {"openai/stub-judge": 10, "openai/stub-judge-b": 10}  # a rubric per judge
+    (agreement,) = [a for a in out.run["judge_agreement"] if a["dimension"] == "selected"]
+    assert agreement["items"] == 2 and agreement["exact_agreement"] == 1.0
+
+
+def test_a_brief_whose_pick_is_not_in_the_pool_is_refused_before_any_call(project: Project, mstub: StubProcess) -> None:
+    marketing_project(project)
+    briefs = project.root / "evals" / "marketing" / "briefs.yaml"
+    briefs.write_text(
+        briefs.read_text().replace("https://www.youtube.com/@budgetbydevon", "https://www.youtube.com/@devon-typo", 1)
+    )
+    out = project.pytest("evals/marketing", *stub_args(mstub), "-k", "pennypilot or ponte")
+    results = out.results
+    bad = next(r for r in results.values() if "pennypilot" in r["nodeid"])
+    assert bad["outcome"] == "error" and "ground_truth.selected.1" in bad["error"]["message"]
+    assert "devon-typo is not a page of creator-pool" in bad["error"]["message"] and bad["calls"] == []
+    assert next(r for r in results.values() if "ponte" in r["nodeid"])["outcome"] != "error"  # the others run
+
+
+# -- the pool and the briefs -----------------------------------------------------------------------------
+
+LANGUAGES = {  # what a creator based in each country may speak on camera
+    "United States": {"English", "Spanish"},
+    "United Kingdom": {"English"},
+    "Canada": {"English", "French"},
+    "Australia": {"English"},
+    "India": {"English", "Hindi", "Tamil", "Telugu", "Marathi", "Bengali"},
+    "Philippines": {"English", "Filipino", "Tagalog"},
+    "Nigeria": {"English"},
+    "Indonesia": {"Indonesian"},
+    "Brazil": {"Portuguese"},
+    "Mexico": {"Spanish"},
+    "Spain": {"Spanish"},
+    "Germany": {"German"},
+    "France": {"French"},
+    "Japan": {"Japanese"},
+    "South Korea": {"Korean"},
+    "Turkey": {"Turkish"},
+    "Thailand": {"Thai"},
+    "Vietnam": {"Vietnamese"},
+}
+VIEW_RATIO = {"YouTube": (0.01, 1.0), "TikTok": (0.03, 4.0), "Instagram": (0.02, 1.6)}
+
+
+@pytest.fixture(scope="module")
+def creators() -> list[Any]:
+    return read_pages(POOL)
+
+
+def test_the_pool_is_large_and_spread_over_three_platforms(creators: list[Any]) -> None:
+    platforms = Counter(p.data["platform"] for p in creators)
+    assert len(creators) >= 400 and set(platforms) == {"YouTube", "TikTok", "Instagram"}
+    assert min(platforms.values()) >= 100
+    assert len({p.data["niche"] for p in creators}) >= 12 and len({p.data["region"] for p in creators}) >= 12
+
+
+def test_every_creator_is_internally_consistent(creators: list[Any]) -> None:
+    problems = []
+    for page in creators:
+        d, where = page.data, page.path.name
+        key = profile_key(page.url)
+        if key != ProfileKey(d["platform"], d["handle"].lower()):
+            problems.append(f"{where}: url {page.url} is not {d['platform']} @{d['handle']}")
+        if d["name"] not in page.text or f"@{d['handle']}" not in page.title:
+            problems.append(f"{where}: the page does not name the creator, or its title lacks the handle")
+        if not 0.5 <= d["engagement_rate"] <= 20:
+            problems.append(f"{where}: engagement {d['engagement_rate']}%")
+        low, high = VIEW_RATIO[d["platform"]]
+        if not low <= d["avg_views"] / d["followers"] <= high:
+            problems.append(f"{where}: {d['avg_views']} views on {d['followers']} followers")
+        posts = d["recent_content"]
+        measured = statistics.fmean((p["likes"] + p["comments"]) / p["views"] * 100 for p in posts)
+        if abs(measured - d["engagement_rate"]) > 0.35 * d["engagement_rate"]:
+            problems.append(
+                f"{where}: recent posts engage at {measured:.1f}%, the profile says {d['engagement_rate']}%"
+            )
+        # avg_views is over a longer window than the posts shown; a hit or two may lift the shown ones
+        if not 0.4 <= statistics.median(p["views"] for p in posts) / d["avg_views"] <= 2.5:
+            problems.append(f"{where}: recent views far from avg_views")
+        audience = d["audience"]
+        if sum(audience["age"].values()) != 100 or sum(audience["gender"].values()) != 100:
+            problems.append(f"{where}: audience shares do not sum to 100")
+        countries = list(audience["top_countries"])
+        if countries[0] != d["region"] or sum(audience["top_countries"].values()) > 100:
+            problems.append(f"{where}: the audience's first country is not the creator's ({d['region']})")
+        if d["language"] not in LANGUAGES[d["region"]]:
+            problems.append(f"{where}: {d['language']} content from {d['region']}")
+        if d["niche"] in ("parenting", "beauty") and audience["gender"]["female"] < 50:
+            problems.append(f"{where}: a {d['niche']} audience that is mostly male")
+        main_rate = next(iter(d["rates_usd"].values()))
+        if not 3 <= main_rate / d["avg_views"] * 1000 <= 100:
+            problems.append(f"{where}: {main_rate} USD for {d['avg_views']} views")
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_bigger_accounts_engage_less(creators: list[Any]) -> None:
+    for platform in ("YouTube", "TikTok", "Instagram"):
+        small = [
+            p.data["engagement_rate"]
+            for p in creators
+            if p.data["platform"] == platform and p.data["followers"] < 100_000
+        ]
+        large = [
+            p.data["engagement_rate"]
+            for p in creators
+            if p.data["platform"] == platform and p.data["followers"] > 1_000_000
+        ]
+        assert statistics.median(small) > statistics.median(large), platform
+
+
+def test_pages_read_like_profiles_not_one_template(creators: list[Any]) -> None:
+    assert len({p.text for p in creators}) == len(creators)
+    sentences: Counter[str] = Counter()
+    for page in creators:
+        sentences.update({s.strip() for s in re.split(r"(?<=[.!?])\s+", page.text) if len(s.strip()) >= 40})
+    common = [(s, n) for s, n in sentences.items() if n > 0.08 * len(creators)]
+    assert not common, common[:5]
+    openings = Counter(page.text.splitlines()[0][:25] for page in creators)
+    assert openings.most_common(1)[0][1] < 0.1 * len(creators)
+
+
+def test_the_committed_pool_is_what_the_generator_writes(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "generate_creator_pool.py"), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "540 creators" in done.stdout or "creators" in done.stdout
+    written = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*.md")}
+    committed = {p.relative_to(POOL): p.read_bytes() for p in POOL.rglob("*.md") if p.name != "README.md"}
+    assert written == committed
+
+
+def briefs() -> list[Any]:
+    loaded = load_task_file(BRIEFS)
+    assert not loaded.problems, loaded.problems
+    return [task for task, _ in loaded.tasks]
+
+
+def test_the_briefs_follow_the_papers_mix() -> None:
+    tasks = briefs()
+    industries = Counter(t.inputs.industry for t in tasks)
+    assert len(tasks) >= 20
+    for industry, share in {"App": 0.68, "Game": 0.16, "E-commerce": 0.16}.items():
+        assert abs(industries[industry] - share * len(tasks)) <= 1.5, industries
+    minutes = [t.metadata.expert_minutes for t in tasks]
+    buckets = Counter("0-30" if m <= 30 else "30-60" if m <= 60 else "60-120" if m <= 120 else "120+" for m in minutes)
+    for bucket, share in {"0-30": 0.36, "30-60": 0.20, "60-120": 0.22, "120+": 0.22}.items():
+        assert abs(buckets[bucket] - share * len(tasks)) <= 1.5, buckets
+
+
+def test_the_clients_picks_fit_their_briefs_and_the_near_misses_exist(creators: list[Any]) -> None:
+    by_url = {profile_key(p.url): p for p in creators}
+    for task in briefs():
+        inputs, truth = task.inputs, task.ground_truth
+        picks = [by_url[profile_key(link)] for link in truth.selected]
+        assert 2 <= len(picks) <= 30 and inputs.k <= len(picks), task.id
+        assert {p.data["platform"] for p in picks} <= set(inputs.platforms), task.id
+        region = inputs.brief.budget_and_distribution.region
+        for pick in picks:  # the client's audience is where the campaign runs
+            countries = pick.data["audience"]["top_countries"]
+            assert any(country in region or region in country for country in countries) or len(region.split()) > 3, (
+                task.id,
+                pick.url,
+                region,
+            )
+        misses = [by_url.get(profile_key(m.url)) for m in truth.near_misses]
+        assert misses and all(misses), task.id
+        assert not {m.url for m in misses} & {p.url for p in picks}, task.id
+        # near misses are close: each shares the niche of a pick, or a pick's audience region
+        for miss in misses:
+            assert miss.data["niche"] in {p.data["niche"] for p in picks} or miss.data["region"] in {
+                p.data["region"] for p in picks
+            }, (task.id, miss.url)
+
+
+@pytest.mark.slow
+def test_the_briefs_on_the_embedded_default_and_their_replay(project: Project) -> None:
+    """Three briefs on SmolLM2 with two workers (it rarely writes a valid pool link, so most slots are
+    misses: the point is the pipeline), then a replay with no model call."""
+    pytest.importorskip("llama_cpp")
+    marketing_project(project)
+    selection = ["-k", "pennypilot or kondate or casa-almendra"]
+    first = project.pytest("evals/marketing", *selection, "-n", "2", timeout=1200)
+    assert first.returncode in (0, 1), first.stdout[-3000:]
+    assert len(first.results) == 3
+    for result in first.results.values():
+        assert (result["outcome"] == "error") == (result["score"] is None)
+        if result["outcome"] != "error":
+            assert 0 <= result["score"] <= 100 and result["details"]["note"]
+    (table,) = [t for t in first.run["tables"] if t["name"] == "xbench_marketing"]
+    replay = project.pytest("evals/marketing", *selection, "--cache-mode", "replay", timeout=300)
+    (again,) = [t for t in replay.run["tables"] if t["name"] == "xbench_marketing"]
+    assert again == table
+    assert replay.run["totals"]["cache_hits"] == replay.run["totals"]["calls"] > 0
