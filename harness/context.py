@@ -102,6 +102,7 @@ class Services:
     sut_settings: dict[str, Any] = field(default_factory=dict)
     agent: bool = False  # the system under test is the user's agent, not --model itself
     embedding_dimensions: int | None = None
+    gateway: Any = None  # harness.gateway.Gateway while the run has an agent
 
     @property
     def judge_models(self) -> list[str]:

@@ -142,6 +142,13 @@ class Runner:
             self._loop.close()
 
     async def _shutdown(self, services: Services) -> None:
+        # The gateway first, while the tasks it serves still exist: it finishes its replies, then stops.
+        if services.gateway is not None:
+            await services.gateway.close()
+        closing = getattr(services.solver, "aclose", None)
+        if closing is not None:
+            with contextlib.suppress(Exception):
+                await closing()
         pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
         for task in pending:
             task.cancel()

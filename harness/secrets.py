@@ -104,3 +104,17 @@ def redact_text(text: str, secrets: Iterable[str] | None = None) -> str:
 def redact(value: Any, secrets: list[str] | None = None) -> Any:
     """Redact every string inside a JSON-like value."""
     return Redactor(secrets).value(value)
+
+
+def agent_environment(base: dict[str, str], named: Iterable[str | None] = ()) -> dict[str, str]:
+    """The environment an agent's process gets: `base` without anything that could be a provider's key.
+    Dropped: variables named like secrets (..._KEY, ..._TOKEN, ...SECRET, ...PASSWORD, ...CREDENTIALS),
+    the variables the run names for its keys (--api-key-env and the like), and any variable whose value
+    looks like a key or equals one of those. The agent reaches models through the gateway instead."""
+    names = {n for n in named if n}
+    secret = {v for n, v in base.items() if (n in names or _SECRET_NAME.search(n)) and len(v) >= MIN_SECRET_LENGTH}
+    return {
+        name: value
+        for name, value in base.items()
+        if name not in names and not _SECRET_NAME.search(name) and value not in secret and not _KEY_SHAPES.search(value)
+    }

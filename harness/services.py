@@ -47,9 +47,25 @@ def build_services(settings: Settings, run_id: str, *, shared_cache: bool = Fals
         budget,
     )
     base = Endpoint(settings.model, settings.api_base, settings.api_key_env)
+    embedding = Endpoint(settings.embedding_model, settings.embedding_api_base, settings.embedding_api_key_env)
+    gateway = None
+    if settings.has_agent:
+        from harness.gateway import Gateway
+
+        gateway = Gateway(client, base, embedding, settings.embedding_dimensions, settings.sut_settings)
     solver: Solver
-    if settings.agent:
-        solver = AgentSolver(settings.agent, settings.rootdir, settings.concurrency)
+    if settings.agent_cmd:
+        from harness.external_agents import CommandAgent
+
+        secret_names = (settings.api_key_env, settings.judge_api_key_env, settings.embedding_api_key_env)
+        workdir = settings.report_dir / run_id / "agent-work"  # one folder per item, kept with the run
+        solver = CommandAgent(settings.agent_cmd, gateway, workdir, settings.agent_timeout_s, secret_names)
+    elif settings.agent_url:
+        from harness.external_agents import ServiceAgent
+
+        solver = ServiceAgent(settings.agent_url, gateway, settings.agent_timeout_s, settings.concurrency)
+    elif settings.agent:
+        solver = AgentSolver(settings.agent, settings.rootdir, settings.concurrency, gateway=gateway)
     else:
         solver = ModelSolver(
             client, base.model, api_base=base.api_base, key_env=base.key_env, settings=settings.sut_settings
@@ -60,12 +76,13 @@ def build_services(settings: Settings, run_id: str, *, shared_cache: bool = Fals
         solver=solver,
         base=base,
         judges=[Endpoint(m, settings.judge_api_base, settings.judge_api_key_env) for m in settings.judge_models],
-        embedding=Endpoint(settings.embedding_model, settings.embedding_api_base, settings.embedding_api_key_env),
+        embedding=embedding,
         prompts=prompt_library(settings.rootdir),
         fixtures_dir=settings.fixtures_dir,
         resources=Resources(resources_dir),
         options=dict(settings.benchmark_options),
         sut_settings=dict(settings.sut_settings),
-        agent=bool(settings.agent),
+        agent=settings.has_agent,
         embedding_dimensions=settings.embedding_dimensions,
+        gateway=gateway,
     )

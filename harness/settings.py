@@ -38,6 +38,27 @@ def add_options(parser: Any) -> None:
         "model=...); --model is then the model behind its `model` handle.",
     )
     add(
+        "--agent-cmd",
+        default=None,
+        metavar="CMD",
+        help="System under test is a command (any language), one process per item: the task as JSON on stdin, "
+        "the answer on stdout; OPENAI_BASE_URL and OPENAI_API_KEY point at the harness's gateway to --model.",
+    )
+    add(
+        "--agent-url",
+        default=None,
+        metavar="URL",
+        help="System under test is an HTTP service: each item's task is POSTed to URL as JSON; the reply is "
+        "the answer. The task carries the gateway's URL and the item's key.",
+    )
+    add(
+        "--agent-timeout",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="Time limit for one item of a command or HTTP agent (a task's limits.time_limit_s wins).",
+    )
+    add(
         "--judge-model",
         default=None,
         help=f"Judge model, or several comma-separated for a panel. Default: {LOCAL_CHAT_MODEL}.",
@@ -134,6 +155,9 @@ class Settings:
     progress_interval_s: float | None
     rootdir: Path
     api_key_env: str | None = None
+    agent_cmd: str | None = None
+    agent_url: str | None = None
+    agent_timeout_s: float = 600.0
     judge_api_key_env: str | None = None
     embedding_api_base: str | None = None
     embedding_api_key_env: str | None = None
@@ -151,8 +175,17 @@ class Settings:
         return self.benchmark_options.get(name, default)
 
     @property
+    def external_agent(self) -> bool:
+        """An agent outside the harness's process (a command or a service), reached through the gateway."""
+        return bool(self.agent_cmd or self.agent_url)
+
+    @property
+    def has_agent(self) -> bool:
+        return bool(self.agent) or self.external_agent
+
+    @property
     def sut_label(self) -> str:
-        return f"agent:{self.agent}" if self.agent else str(self.model)
+        return system_label(self.public())
 
     def public(self) -> dict[str, Any]:
         """The options as they go into a report: keys are only ever named (by variable), and credentials
@@ -164,6 +197,9 @@ class Settings:
             "api_base": redact_url(self.api_base),
             "api_key_env": self.api_key_env,
             "agent": self.agent,
+            "agent_cmd": self.agent_cmd,
+            "agent_url": redact_url(self.agent_url),
+            "agent_timeout_s": self.agent_timeout_s,
             "judge_models": self.judge_models,
             "judge_api_base": redact_url(self.judge_api_base),
             "judge_api_key_env": self.judge_api_key_env,
@@ -184,6 +220,17 @@ class Settings:
         }
 
 
+def system_label(options: dict[str, Any]) -> str:
+    """What a report calls the system under test: the model, or the agent and how it is reached."""
+    if options.get("agent"):
+        return f"agent:{options['agent']}"
+    if options.get("agent_cmd"):
+        return f"agent-cmd:{options['agent_cmd']}"
+    if options.get("agent_url"):
+        return f"agent-url:{options['agent_url']}"
+    return str(options.get("model"))
+
+
 def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, Any] | None = None) -> Settings:
     """Validate option values together and fill in the defaults (the embedded models when no key is set)."""
     problems = []
@@ -199,6 +246,16 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         problems.append(f"--pass-threshold must lie in 0..100, got {opt.pass_threshold}")
     if opt.embedding_dimensions is not None and not 1 <= opt.embedding_dimensions <= 65536:
         problems.append(f"--embedding-dimensions must be a positive vector length, got {opt.embedding_dimensions}")
+    agents = [name for name, value in (("--agent", opt.agent), ("--agent-cmd", opt.agent_cmd),
+                                       ("--agent-url", opt.agent_url)) if value is not None]  # fmt: skip
+    if len(agents) > 1:
+        problems.append(f"{' and '.join(agents)} both name the system under test; give one")
+    if opt.agent_cmd is not None and not opt.agent_cmd.strip():
+        problems.append("--agent-cmd must be a command, got an empty string")
+    if opt.agent_url is not None and not _url_ok(opt.agent_url):
+        problems.append(f"--agent-url must be an http(s) URL, got {_shown(opt.agent_url)}")
+    if not opt.agent_timeout > 0:
+        problems.append(f"--agent-timeout must be positive, got {opt.agent_timeout}")
     if opt.max_cost is not None and opt.max_cost < 0:
         problems.append(f"--max-cost must be 0 or more, got {opt.max_cost}")
     for name, value in (("--model", opt.model), ("--embedding-model", opt.embedding_model)):
@@ -230,6 +287,8 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         for k, v in {"temperature": opt.temperature, "max_tokens": opt.max_tokens, "seed": opt.seed}.items()
         if v is not None
     }
+    # A Python agent may never call its model handle; a command or service agent reaches --model through
+    # the gateway, as the model does.
     uses_local = any(m.startswith("local/") for m in [*([] if opt.agent else [model]), *judges])
     from harness.self_preference import self_preference_warnings
 
@@ -238,6 +297,9 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         api_base=opt.api_base,
         api_key_env=opt.api_key_env,
         agent=opt.agent,
+        agent_cmd=opt.agent_cmd,
+        agent_url=opt.agent_url,
+        agent_timeout_s=opt.agent_timeout,
         judge_models=judges,
         judge_api_base=opt.judge_api_base,
         judge_api_key_env=opt.judge_api_key_env,
@@ -262,7 +324,7 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         rootdir=rootdir,
         benchmark_options=dict(benchmark_options or {}),
         uses_local_models=uses_local,
-        warnings=self_preference_warnings(None if opt.agent else model, judges),
+        warnings=self_preference_warnings(None if opt.agent or opt.agent_cmd or opt.agent_url else model, judges),
     )
 
 

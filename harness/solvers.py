@@ -36,6 +36,7 @@ class LoopLimits:
 
     max_steps: int = DEFAULT_MAX_STEPS
     token_budget: int = DEFAULT_TOKEN_BUDGET
+    time_limit_s: float | None = None  # for agents outside the harness (None: --agent-timeout)
 
 
 @dataclass
@@ -225,14 +226,17 @@ class AgentSolver:
     """The user's own agent: `module:callable`, sync or async, called as agent(prompt, ...).
 
     It may accept any of `tools=` (the task's tools, each call recorded), `system=`, `task=` (a dict with
-    id, suite, kind, version, variant, repeat, metadata) and `model=` (a ModelHandle on the base model:
-    cached, budgeted, recorded, replayable). It returns a string, a dict with an "answer" key, or an object
-    with an `answer` attribute.
+    id, suite, kind, version, variant, repeat, metadata), `model=` (a ModelHandle on the base model:
+    cached, budgeted, recorded, replayable) and `gateway=` (a harness.gateway.GatewayAccess: an
+    OpenAI-compatible base URL and key for this item, and its tools over MCP, for agent frameworks that
+    make their own calls). It returns a string, a dict with an "answer" key, or an object with an `answer`
+    attribute.
     """
 
-    def __init__(self, target: str, root: Path | None = None, concurrency: int = 16) -> None:
+    def __init__(self, target: str, root: Path | None = None, concurrency: int = 16, gateway: Any = None) -> None:
         self.name = f"agent:{target}"
         self.function = load_callable(target, root)
+        self.gateway = gateway
         # A sync agent runs in threads of its own, as many as --concurrency (asyncio's default pool has 6).
         self._threads = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="harness-agent")
         try:
@@ -260,15 +264,33 @@ class AgentSolver:
         limits: LoopLimits | None = None,
     ) -> Answer:
         trajectory = Trajectory()
-        offered = {
-            "tools": recorded_tools(tools, trajectory),
-            "system": system,
-            "task": task,
-            "model": model,
-        }
+        recorded = recorded_tools(tools, trajectory)
+        offered = {"tools": recorded, "system": system, "task": task, "model": model}
         kwargs = {name: value for name, value in offered.items() if value is not None and self._wants(name)}
         if "tools" not in kwargs and self._wants("tools"):
             kwargs["tools"] = []
+        session = None
+        if self.gateway is not None and self._wants("gateway"):
+            from harness.llm.stages import current_stage
+
+            await self.gateway.start()
+            info = task or {}
+            session = self.gateway.open_session(
+                item=str(info.get("id", "task")),
+                task_version=scope.task_version,
+                repeat=scope.repeat,
+                records=scope.records,
+                tools=recorded,
+                stage=current_stage(),
+            )
+            kwargs["gateway"] = self.gateway.access(session)
+        try:
+            return await self._call(prompt, kwargs, trajectory, session)
+        finally:
+            if session is not None:
+                self.gateway.close_session(session)
+
+    async def _call(self, prompt: str, kwargs: dict[str, Any], trajectory: Trajectory, session: Any) -> Answer:
         try:
             if inspect.iscoroutinefunction(self.function):
                 result = await self.function(prompt, **kwargs)
@@ -280,7 +302,11 @@ class AgentSolver:
         except HarnessError:
             raise
         except Exception as exc:
+            if session is not None and session.failures:  # a refused gateway call (replay miss, budget) is why
+                raise session.failures[0] from exc
             raise AgentError(f"the agent {self.name} raised {type(exc).__name__}: {exc}") from exc
+        if session is not None and session.failures:
+            raise session.failures[0]
         return Answer(text=_answer_text(result), tool_calls=trajectory.steps)
 
 

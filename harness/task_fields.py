@@ -23,6 +23,12 @@ class Limits(BaseModel):
     token_budget: int = Field(
         default=DEFAULT_TOKEN_BUDGET, ge=1000, le=5_000_000, description="Tokens (in + out) over all turns."
     )
+    time_limit_s: float | None = Field(
+        default=None,
+        gt=0,
+        le=86_400,
+        description="Seconds a command or HTTP agent may take (default: --agent-timeout).",
+    )
 
     def loop_limits(self) -> LoopLimits:
-        return LoopLimits(max_steps=self.max_steps, token_budget=self.token_budget)
+        return LoopLimits(max_steps=self.max_steps, token_budget=self.token_budget, time_limit_s=self.time_limit_s)

@@ -378,3 +378,24 @@ def test_embedding_dimensions_reach_the_provider_and_the_key(tmp_path: Path, ser
     (short, _), (default, second) = asyncio.run(go())
     assert len(short[0]) == 4 and len(default[0]) == 8
     assert not second.cache_hit, "another vector length is another cache entry"
+
+
+def test_messages_go_on_the_wire_in_the_form_strict_servers_accept() -> None:
+    """llama-cpp-python's server refuses `"content": null` on a tool-calling assistant turn and lists of
+    text parts outside user turns; OpenAI accepts both forms. The request (and its cache key) keep what
+    the caller wrote; only the wire form changes."""
+    from harness.llm.transports import wire_messages
+
+    call = {"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{}"}}
+    image = [{"type": "image_url", "image_url": {"url": "data:,"}}, {"type": "text", "text": "what is this?"}]
+    asked = (
+        {"role": "system", "content": [{"type": "text", "text": "Be "}, {"type": "text", "text": "brief."}]},
+        {"role": "user", "content": image},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": '{"results": []}'}]},
+    )
+    sent = wire_messages(asked)
+    assert sent[0]["content"] == "Be brief." and sent[1]["content"] == image  # user parts may be images: kept
+    assert sent[2] == {"role": "assistant", "content": "", "tool_calls": [call]}
+    assert sent[3]["content"] == '{"results": []}'
+    assert asked[2]["content"] is None  # the caller's messages are not changed

@@ -57,6 +57,27 @@ def normalize_chat(body: Any) -> dict[str, Any]:
         raise RetryableProviderError(f"malformed chat completion body ({exc})") from exc
 
 
+def wire_messages(messages: Any) -> list[dict[str, Any]]:
+    """The messages as sent, in the form every OpenAI-compatible server accepts: an assistant turn that
+    only calls tools goes with `"content": ""` rather than null, and the content of a system, assistant or tool message
+    that is a list of text parts goes as their text. OpenAI accepts both forms; stricter servers
+    (llama-cpp-python's) refuse the first. Only the wire form changes: the cache key is made from the
+    request as asked."""
+    out = []
+    for message in messages:
+        content = message.get("content")
+        if message.get("role") == "assistant" and message.get("tool_calls") and content is None:
+            message = {**message, "content": ""}
+        elif (
+            message.get("role") in ("system", "developer", "assistant", "tool")
+            and isinstance(content, list)
+            and all(isinstance(p, dict) and p.get("type") == "text" for p in content)
+        ):
+            message = {**message, "content": "".join(str(p.get("text", "")) for p in content)}
+        out.append(message)
+    return out
+
+
 def provider_model_name(model: str) -> str:
     """The name an OpenAI-compatible server expects: without the `openai/` routing prefix."""
     return model.split("/", 1)[1] if model.startswith("openai/") else model
@@ -146,7 +167,7 @@ class OpenAICompatibleTransport:
         url, headers = self._target(request.api_base, request.key_env, "chat/completions")
         payload = {
             "model": provider_model_name(request.model),
-            "messages": list(request.messages),
+            "messages": wire_messages(request.messages),
             **{k: v for k, v in request.settings.items() if k != "extra_body"},
             **request.settings.get("extra_body", {}),
         }

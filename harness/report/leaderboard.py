@@ -9,8 +9,9 @@ from typing import Any
 
 
 def _system(run: dict[str, Any]) -> str:
-    options = run["run"]["options"]
-    return f"agent:{options['agent']}" if options.get("agent") else str(options.get("model"))
+    from harness.settings import system_label
+
+    return system_label(run["run"]["options"])
 
 
 def leaderboard(runs: list[dict[str, Any]]) -> dict[str, Any]:

@@ -44,7 +44,9 @@ def suite_table(suites: dict[str, dict[str, Any]], totals: dict[str, Any]) -> li
 def render_summary(run: dict[str, Any]) -> str:
     meta = run["run"]
     options = meta["options"]
-    sut = f"agent {options['agent']}" if options.get("agent") else options.get("model")
+    from harness.settings import system_label
+
+    sut = system_label(options)
     lines = [
         f"# Evaluation run {meta['run_id']}",
         "",

@@ -79,6 +79,13 @@ class StubStats:
         }
 
 
+def _text(content: Any) -> str:
+    """A message's text, whether its content is a string or a list of parts ({"type": "text", ...})."""
+    if isinstance(content, list):
+        return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return str(content or "")
+
+
 def _last_user_text(messages: list[dict[str, Any]]) -> str:
     for message in reversed(messages):
         if message.get("role") == "user":
@@ -279,7 +286,7 @@ class StubServer:
             # a judge asked in words only (its server refused structured output)
             chosen = judge_values(self.config.judge_rules, self.config.judge_default, prompt)
             return json.dumps({"reasoning": "stub reasoning", **chosen})
-        tool_outputs = [m.get("content") for m in messages if m.get("role") == "tool"]
+        tool_outputs = [_text(m.get("content")) for m in messages if m.get("role") == "tool"]
         if tool_outputs:
             try:
                 return str(json.loads(tool_outputs[-1]).get("result"))

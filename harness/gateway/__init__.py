@@ -1,0 +1,364 @@
+"""The model gateway: a loopback OpenAI-compatible endpoint (and the item's tools over MCP) for agents
+that run outside the harness's process, so every call they make is the harness's call.
+
+While a run has an agent, each process serves one gateway on 127.0.0.1 (started on first use, on the
+harness's event loop). Each item gets a credential of its own, valid only while the item runs; a call is
+attributed to the item whose credential it carries and goes through the harness's client: the cache
+(keyed as every other call), the budget, the item's call records (tokens, cost, latency, stage) and
+`--cache-mode replay`. The upstream model is `--model`; its provider key never leaves the harness.
+
+Routes: POST /v1/chat/completions (tools, JSON-schema output, `stream: true` as server-sent events),
+POST /v1/embeddings (the run's embedding model), GET /v1/models, the item's tools over MCP at /mcp
+(streamable HTTP, the item's credential as a bearer token), and the same tools as plain JSON at
+GET /v1/harness/tools and POST /v1/harness/tools/call ({"name", "arguments"}).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import socket
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.errors import HarnessError
+from harness.gateway import openai_api, tools_api
+from harness.llm.records import CallRecord
+from harness.llm.request import ChatRequest, EmbeddingRequest
+from harness.llm.stages import STAGE_PATTERN, stage
+from harness.tools import Tool
+
+TOKEN_PREFIX = "hk-item-"
+
+
+def _labelled(label: str | None) -> Any:
+    """Record the calls under `label`, or under the namespace's default ("sut") when there is none."""
+    return stage(label) if label else contextlib.nullcontext()
+
+
+@dataclass
+class ItemSession:
+    """One item's access to the gateway: its credential, where its calls are recorded, its tools."""
+
+    token: str
+    item: str
+    task_version: int
+    repeat: int
+    records: list[CallRecord]
+    tools: dict[str, Tool]
+    stage: str | None = None
+    failures: list[HarnessError] = field(default_factory=list)  # cache misses, budget: the item's errors
+
+    def first_failure(self) -> HarnessError | None:
+        return self.failures[0] if self.failures else None
+
+
+@dataclass(frozen=True)
+class GatewayAccess:
+    """What an agent needs: the OpenAI base URL and key for its item, and where its tools are."""
+
+    base_url: str
+    api_key: str
+    mcp_url: str
+    tools_url: str
+    mcp_stdio: tuple[str, ...]
+
+    def env(self) -> dict[str, str]:
+        """The variables an agent's process reads (OpenAI SDKs read the first two by themselves)."""
+        return {
+            "OPENAI_BASE_URL": self.base_url,
+            "OPENAI_API_BASE": self.base_url,
+            "OPENAI_API_KEY": self.api_key,
+            "HARNESS_GATEWAY_URL": self.base_url,
+            "HARNESS_ITEM_TOKEN": self.api_key,
+            "HARNESS_MCP_URL": self.mcp_url,
+            "HARNESS_TOOLS_URL": self.tools_url,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "base_url": self.base_url,
+            "api_key": self.api_key,
+            "mcp_url": self.mcp_url,
+            "tools_url": self.tools_url,
+            "mcp_stdio": list(self.mcp_stdio),
+        }
+
+
+class _Guarded:
+    """An ASGI app behind a credential check (a class, so Starlette routes raw ASGI calls to it)."""
+
+    def __init__(self, app: Any, allowed: Any, denied: Any) -> None:
+        self.app, self.allowed, self.denied = app, allowed, denied
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        from starlette.requests import Request
+
+        if not self.allowed(Request(scope)):
+            await self.denied()(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+class Gateway:
+    """Serves the run's agents; owned by the process's services, closed with them."""
+
+    def __init__(
+        self,
+        client: Any,
+        base: Any,
+        embedding: Any,
+        embedding_dimensions: int | None = None,
+        sut_settings: dict[str, Any] | None = None,
+    ) -> None:
+        self.client = client
+        self.base = base
+        self.embedding = embedding
+        self.embedding_dimensions = embedding_dimensions
+        self.sut_settings = dict(sut_settings or {})
+        self.sessions: dict[str, ItemSession] = {}
+        self.port: int | None = None
+        self._server: Any = None
+        self._serving: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    # -- sessions -------------------------------------------------------------------------------
+
+    def open_session(
+        self,
+        *,
+        item: str,
+        task_version: int,
+        repeat: int,
+        records: list[CallRecord],
+        tools: list[Tool],
+        stage: str | None,
+    ) -> ItemSession:
+        token = TOKEN_PREFIX + secrets.token_urlsafe(24)
+        session = ItemSession(token, item, task_version, repeat, records, {t.name: t for t in tools}, stage)
+        self.sessions[token] = session
+        return session
+
+    def close_session(self, session: ItemSession) -> None:
+        """Revoke the item's credential: calls made with it afterwards are refused."""
+        self.sessions.pop(session.token, None)
+
+    def access(self, session: ItemSession) -> GatewayAccess:
+        import sys
+
+        root = f"http://127.0.0.1:{self.port}"
+        return GatewayAccess(
+            base_url=f"{root}/v1",
+            api_key=session.token,
+            mcp_url=f"{root}/mcp",
+            tools_url=f"{root}/v1/harness/tools",
+            mcp_stdio=(sys.executable, "-m", "harness.gateway.mcp_stdio"),
+        )
+
+    def _session(self, request: Any) -> ItemSession | None:
+        header = request.headers.get("authorization") or ""
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer":
+            token = request.headers.get("api-key") or ""
+        return self.sessions.get(token.strip())
+
+    # -- serving --------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Serve on 127.0.0.1 (an ephemeral port) on the running loop; idempotent."""
+        async with self._lock:
+            if self._serving is not None:
+                return
+            import uvicorn
+
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+            config = uvicorn.Config(
+                self._app(), log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2
+            )
+            self._server = uvicorn.Server(config)
+            self._serving = asyncio.get_running_loop().create_task(self._server.serve(sockets=[sock]))
+            while not self._server.started:
+                if self._serving.done():
+                    self._serving.result()  # raises why it could not start
+                    raise RuntimeError("the model gateway stopped while starting")
+                await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        if self._server is None or self._serving is None:
+            return
+        self._server.should_exit = True
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._serving, timeout=5)
+
+    def _app(self) -> Any:
+        from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+        from mcp.server.transport_security import TransportSecuritySettings
+        from starlette.applications import Starlette
+        from starlette.routing import Route
+
+        mcp = tools_api.mcp_server(self._tools_of)
+        manager = StreamableHTTPSessionManager(
+            app=mcp,
+            stateless=True,
+            json_response=True,
+            security_settings=TransportSecuritySettings(
+                enable_dns_rebinding_protection=True,
+                allowed_hosts=["127.0.0.1:*", "localhost:*"],
+                allowed_origins=["http://127.0.0.1:*", "http://localhost:*"],
+            ),
+        )
+        mcp_app = StreamableHTTPASGIApp(manager)
+
+        guarded_mcp = _Guarded(mcp_app, lambda request: self._session(request) is not None, self._denied)
+
+        @contextlib.asynccontextmanager
+        async def lifespan(_: Any) -> Any:
+            async with manager.run():
+                yield
+
+        routes = [
+            Route("/v1/chat/completions", self._chat, methods=["POST"]),
+            Route("/chat/completions", self._chat, methods=["POST"]),
+            Route("/v1/embeddings", self._embeddings, methods=["POST"]),
+            Route("/embeddings", self._embeddings, methods=["POST"]),
+            Route("/v1/models", self._models, methods=["GET"]),
+            Route("/v1/harness/tools", self._list_tools, methods=["GET"]),
+            Route("/v1/harness/tools/call", self._call_tool, methods=["POST"]),
+            Route("/mcp", guarded_mcp, methods=["GET", "POST", "DELETE"]),
+            Route("/mcp/", guarded_mcp, methods=["GET", "POST", "DELETE"]),
+        ]
+        return Starlette(routes=routes, lifespan=lifespan)
+
+    def _tools_of(self, request: Any) -> dict[str, Tool]:
+        session = self._session(request) if request is not None else None
+        return session.tools if session is not None else {}
+
+    @staticmethod
+    def _denied() -> Any:
+        from starlette.responses import JSONResponse
+
+        message = "unknown or expired item credential: each item has its own key, valid while the item runs"
+        return JSONResponse(openai_api.error_body(message, "authentication_error", "invalid_api_key"), status_code=401)
+
+    @staticmethod
+    def _bad(message: str, status: int = 400, kind: str = "invalid_request_error") -> Any:
+        from starlette.responses import JSONResponse
+
+        return JSONResponse(openai_api.error_body(message, kind), status_code=status)
+
+    async def _json(self, request: Any) -> Any:
+        try:
+            return await request.json()
+        except ValueError as exc:
+            raise openai_api.BadRequest(f"the request body is not JSON ({exc})") from exc
+
+    def _stage(self, session: ItemSession, request: Any) -> str | None:
+        """The item's stage, and below it the agent's own label (`X-Harness-Stage: planner`) if valid."""
+        own = (request.headers.get("x-harness-stage") or "").strip()
+        if own and STAGE_PATTERN.match(own):
+            return f"{session.stage}/{own}" if session.stage else own
+        return session.stage
+
+    async def _chat(self, request: Any) -> Any:
+        from starlette.responses import JSONResponse, StreamingResponse
+
+        session = self._session(request)
+        if session is None:
+            return self._denied()
+        try:
+            messages, settings, stream, include_usage = openai_api.chat_call(await self._json(request))
+            call = ChatRequest.build(
+                self.base.model,
+                messages,
+                api_base=self.base.api_base,
+                key_env=self.base.key_env,
+                **{**self.sut_settings, **settings},
+            )
+        except (openai_api.BadRequest, ValueError) as exc:
+            return self._bad(str(exc))
+        try:
+            with _labelled(self._stage(session, request)):
+                reply, _, _ = await self.client.chat(
+                    call,
+                    namespace="sut",
+                    task_version=session.task_version,
+                    repeat=session.repeat,
+                    records=session.records,
+                )
+        except HarnessError as exc:
+            session.failures.append(exc)
+            status = 402 if exc.kind == "budget" else 503 if exc.kind == "cache-miss" else 502
+            return self._bad(f"[{exc.kind}] {exc}", status, "harness_error")
+        created = int(time.time())
+        if stream:
+            chunks = openai_api.completion_chunks(reply, self.base.model, created, include_usage)
+
+            async def events() -> Any:
+                for chunk in chunks:
+                    yield chunk
+
+            return StreamingResponse(events(), media_type="text/event-stream")
+        return JSONResponse(openai_api.completion_body(reply, self.base.model, created))
+
+    async def _embeddings(self, request: Any) -> Any:
+        from starlette.responses import JSONResponse
+
+        session = self._session(request)
+        if session is None:
+            return self._denied()
+        try:
+            texts, dimensions, encoding = openai_api.embedding_call(await self._json(request))
+        except openai_api.BadRequest as exc:
+            return self._bad(str(exc))
+        call = EmbeddingRequest(
+            self.embedding.model,
+            tuple(texts),
+            self.embedding.api_base,
+            self.embedding.key_env,
+            dimensions or self.embedding_dimensions,
+        )
+        try:
+            with _labelled(self._stage(session, request)):
+                vectors, record = await self.client.embed(call, records=session.records)
+        except HarnessError as exc:
+            session.failures.append(exc)
+            return self._bad(f"[{exc.kind}] {exc}", 503 if exc.kind == "cache-miss" else 502, "harness_error")
+        return JSONResponse(openai_api.embedding_body(vectors, self.embedding.model, record.input_tokens, encoding))
+
+    async def _models(self, request: Any) -> Any:
+        from starlette.responses import JSONResponse
+
+        if self._session(request) is None:
+            return self._denied()
+        models = [self.base.model, self.embedding.model]
+        return JSONResponse(
+            {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "harness"} for m in models]}
+        )
+
+    async def _list_tools(self, request: Any) -> Any:
+        from starlette.responses import JSONResponse
+
+        session = self._session(request)
+        if session is None:
+            return self._denied()
+        return JSONResponse({"tools": tools_api.describe(session.tools)})
+
+    async def _call_tool(self, request: Any) -> Any:
+        from starlette.responses import JSONResponse
+
+        session = self._session(request)
+        if session is None:
+            return self._denied()
+        try:
+            body = await self._json(request)
+        except openai_api.BadRequest as exc:
+            return self._bad(str(exc))
+        if not isinstance(body, dict) or not isinstance(body.get("name"), str):
+            return self._bad('the body must be {"name": "<tool>", "arguments": {...}}')
+        output, failed = await tools_api.call(session.tools, body["name"], body.get("arguments"))
+        return JSONResponse({"output": output, "is_error": failed})

@@ -1,0 +1,537 @@
+"""The model gateway and agents outside the harness: every call an agent makes is the harness's call
+(cached, recorded per item, replayable), its tools come over MCP, and nothing an agent does (crash, hang,
+garbage, another item's key) stops the run or reaches a provider key."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import REPO, Project, stub_args
+
+from harness.gateway import openai_api
+from harness.testing import StubProcess
+
+# -- the wire format, as pure functions ---------------------------------------------------------------
+
+
+def test_chat_requests_keep_every_setting_and_refuse_unknown_ones() -> None:
+    body = {
+        "model": "gpt-anything",
+        "messages": [{"role": "user", "content": "hi"}],
+        "temperature": 0,
+        "tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}],
+        "response_format": {"type": "json_object"},
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "user": "someone",
+        "metadata": {"run": "x"},
+    }
+    messages, settings, stream, usage = openai_api.chat_call(body)
+    assert settings == {"temperature": 0, "tools": body["tools"], "response_format": {"type": "json_object"}}
+    assert stream and usage and messages == body["messages"]
+    with pytest.raises(openai_api.BadRequest, match=r"unsupported parameter.*frobnicate"):
+        openai_api.chat_call({**body, "frobnicate": 1})
+    with pytest.raises(openai_api.BadRequest, match="'n' must be 1"):
+        openai_api.chat_call({**body, "n": 2})
+    with pytest.raises(openai_api.BadRequest, match="messages"):
+        openai_api.chat_call({"messages": [{"role": "wizard", "content": "x"}]})
+
+
+def test_a_reply_is_written_back_whole_and_as_a_stream() -> None:
+    reply = {
+        "content": None,
+        "tool_calls": [{"id": "call_1", "name": "search", "arguments": '{"q": "x"}'}],
+        "finish_reason": "tool_calls",
+        "input_tokens": 7,
+        "output_tokens": 3,
+    }
+    body = openai_api.completion_body(reply, "m", 1)
+    assert body["choices"][0]["message"]["tool_calls"][0]["function"] == {"name": "search", "arguments": '{"q": "x"}'}
+    assert body["usage"] == {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}
+    events = openai_api.completion_chunks(reply, "m", 1, include_usage=True)
+    assert events[-1] == "data: [DONE]\n\n"
+    chunks = [json.loads(e[len("data: ") :]) for e in events[:-1]]
+    assert chunks[1]["choices"][0]["delta"]["tool_calls"][0]["index"] == 0
+    assert chunks[-2]["choices"][0]["finish_reason"] == "tool_calls" and chunks[-1]["usage"]["total_tokens"] == 10
+    assert openai_api.completion_id(reply) == body["id"] == chunks[0]["id"]  # stable: a replay is the same
+
+
+def test_embeddings_in_base64_are_little_endian_float32() -> None:
+    texts, dimensions, encoding = openai_api.embedding_call({"input": "one", "encoding_format": "base64"})
+    assert texts == ["one"] and dimensions is None
+    body = openai_api.embedding_body([[0.5, -1.0]], "e", 2, encoding)
+    assert struct.unpack("<2f", base64.b64decode(body["data"][0]["embedding"])) == (0.5, -1.0)
+    with pytest.raises(openai_api.BadRequest):
+        openai_api.embedding_call({"input": [[1, 2, 3]]})
+
+
+# -- a Python agent through the gateway, with the real OpenAI SDK --------------------------------------
+
+SDK_AGENT = """
+import json
+from openai import OpenAI
+
+def agent(prompt, gateway, task):
+    client = OpenAI(base_url=gateway.base_url, api_key=gateway.api_key, max_retries=0)
+    first = client.chat.completions.create(model="gpt-whatever", messages=[{"role": "user", "content": prompt}])
+    stream = client.chat.completions.create(
+        model="gpt-whatever",
+        messages=[{"role": "user", "content": "again: " + prompt}],
+        stream=True,
+        stream_options={"include_usage": True},
+        extra_headers={"X-Harness-Stage": "second-look"},
+    )
+    streamed = "".join(chunk.choices[0].delta.content or "" for chunk in stream if chunk.choices)
+    vectors = client.embeddings.create(model="any-embedder", input=["alpha", "beta"])
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    shaped = client.chat.completions.create(
+        model="gpt-whatever",
+        messages=[{"role": "user", "content": "as JSON: " + prompt}],
+        response_format={"type": "json_schema", "json_schema": {"name": "city", "schema": schema}},
+    )
+    lookup = {"type": "function", "function": {"name": "lookup", "parameters": {"type": "object", "properties": {}}}}
+    called = client.chat.completions.create(
+        model="gpt-whatever", messages=[{"role": "user", "content": "use the tool: " + prompt}], tools=[lookup]
+    )
+    call = called.choices[0].message.tool_calls[0]
+    parts = [
+        first.choices[0].message.content,
+        streamed,
+        f"{len(vectors.data)}x{len(vectors.data[0].embedding)}",
+        ",".join(sorted(json.loads(shaped.choices[0].message.content))),
+        f"{call.function.name}{call.function.arguments}",
+    ]
+    return " | ".join(parts)
+"""
+
+
+def test_an_sdk_agent_is_cached_recorded_per_item_and_replayed(project: Project, fresh_stub: StubProcess) -> None:
+    project.copy_sample()
+    project.write("sdk_agent.py", SDK_AGENT)
+    fresh_stub.control(
+        answers={"capital of France": "Paris", "capital of Japan": "Tokyo"},
+        tool_calls={"use the tool": [{"name": "lookup", "arguments": {"q": "capital"}}]},
+    )
+    args = [*stub_args(fresh_stub), "-k", "capital", "--agent", "sdk_agent:agent"]
+    first = project.pytest("evals/sample", *args)
+    results = first.results
+    assert {r["outcome"] for r in results.values()} == {"passed"}, first.stdout[-2000:]
+    france = next(r for r in results.values() if "france" in r["nodeid"])
+    assert france["answer"] == 'Paris | Paris | 2x8 | city | lookup{"q": "capital"}'
+    assert [(c["namespace"], c["stage"]) for c in france["calls"]] == [
+        ("sut", "sut"),
+        ("sut", "second-look"),  # the agent's own label for its call
+        ("embed", "embed"),
+        ("sut", "sut"),
+        ("sut", "sut"),
+    ]
+    assert all(c["model"] == "openai/stub-sut" for c in france["calls"][:2])  # --model, whatever was asked
+    fresh_stub.control(reset_stats=True)
+    replay = project.pytest("evals/sample", *args, "--cache-mode", "replay")
+    assert {k: r["answer"] for k, r in replay.results.items()} == {k: r["answer"] for k, r in results.items()}
+    assert all(c["cache_hit"] for r in replay.results.values() for c in r["calls"])
+    assert fresh_stub.stats()["requests"] == 0
+
+
+def test_a_replay_miss_behind_the_gateway_is_a_cache_miss_not_an_agent_crash(
+    project: Project, fresh_stub: StubProcess
+) -> None:
+    project.copy_sample()
+    project.write("sdk_agent.py", SDK_AGENT)
+    out = project.pytest(
+        "evals/sample",
+        *stub_args(fresh_stub),
+        "-k",
+        "capital-france",
+        "--agent",
+        "sdk_agent:agent",
+        "--cache-mode",
+        "replay",
+    )
+    (result,) = out.results.values()
+    assert result["outcome"] == "error" and result["error"]["kind"] == "cache-miss"
+
+
+def test_a_setting_the_cache_could_not_cover_is_refused(project: Project, fresh_stub: StubProcess) -> None:
+    project.copy_sample()
+    project.write(
+        "odd_agent.py",
+        """
+        from openai import OpenAI
+
+        def agent(prompt, gateway):
+            client = OpenAI(base_url=gateway.base_url, api_key=gateway.api_key, max_retries=0)
+            reply = client.chat.completions.create(
+                model="m", messages=[{"role": "user", "content": prompt}], extra_body={"frobnicate": 1}
+            )
+            return reply.choices[0].message.content
+        """,
+    )
+    out = project.pytest("evals/sample", *stub_args(fresh_stub), "-k", "capital-france", "--agent", "odd_agent:agent")
+    (result,) = out.results.values()
+    assert result["outcome"] == "error" and "unsupported parameter(s) frobnicate" in result["error"]["message"]
+    assert fresh_stub.stats()["requests"] == 0
+
+
+# -- command agents: the shell example, and every way a command can go wrong ---------------------------
+
+
+def test_the_shell_example_answers_through_the_gateway(project: Project, fresh_stub: StubProcess) -> None:
+    if not (shutil.which("jq") and shutil.which("curl")):
+        pytest.skip("the shell example needs jq and curl")
+    project.copy_sample()
+    fresh_stub.control(answers={"capital of Japan": "Tokyo"})
+    command = f"bash {REPO / 'examples' / 'agent.sh'}"
+    out = project.pytest("evals/sample", *stub_args(fresh_stub), "-k", "capital-japan", "--agent-cmd", command)
+    (result,) = out.results.values()
+    assert result["outcome"] == "passed" and result["answer"] == "Tokyo"
+    assert [c["namespace"] for c in result["calls"]] == ["sut"]
+    assert out.run["run"]["options"]["agent_cmd"] == command
+
+
+BAD_AGENTS = {
+    "crash": "import sys; print('cannot find my config file', file=sys.stderr); sys.exit(3)",
+    "hang": "import sys, time; print('thinking very hard', file=sys.stderr, flush=True); time.sleep(120)",
+    "garbage": "import sys; sys.stdout.buffer.write(bytes([0xff, 0xfe, 0x00, 0x9c]) * 20)",
+    "json-without-answer": 'print(\'{"result": "Paris"}\')',
+    "silent": "pass",
+}
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "expected"),
+    [
+        ("crash", "exited with status 3; stderr ends: cannot find my config file"),
+        ("hang", "did not finish within 2 s; stderr ends: thinking very hard"),
+        ("garbage", "is not UTF-8 text"),
+        ("json-without-answer", 'a JSON object without a string "answer"'),
+        ("silent", "is empty"),
+    ],
+)
+def test_a_command_that_goes_wrong_is_an_explicit_error_and_the_run_goes_on(
+    project: Project, fresh_stub: StubProcess, behaviour: str, expected: str
+) -> None:
+    project.copy_sample()
+    agent = project.write("agent.py", f"""
+        import json, sys
+        task = json.load(sys.stdin)
+        if task["id"] == "capital-japan":
+            print("Tokyo")
+            raise SystemExit(0)
+        {BAD_AGENTS[behaviour]}
+        """)  # fmt: skip
+    started = time.monotonic()
+    out = project.pytest(
+        "evals/sample", *stub_args(fresh_stub), "-k", "capital",
+        "--agent-cmd", f"{sys.executable} {agent}", "--agent-timeout", "2",
+    )  # fmt: skip
+    results = {r["task_id"]: r for r in out.results.values()}
+    assert results["capital-japan"]["outcome"] == "passed"  # the other item was not touched
+    bad = results["capital-france"]
+    assert bad["outcome"] == "error" and bad["error"]["kind"] == "agent" and bad["score"] is None
+    assert expected in bad["error"]["message"], bad["error"]["message"]
+    assert time.monotonic() - started < 60
+
+
+def test_a_hung_agent_is_killed_with_its_children(project: Project, fresh_stub: StubProcess, tmp_path: Path) -> None:
+    project.copy_sample()
+    marker = tmp_path / "child.pid"
+    agent = project.write("agent.py", f"""
+        import subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+        open({str(marker)!r}, "w").write(str(child.pid))
+        time.sleep(300)
+        """)  # fmt: skip
+    out = project.pytest(
+        "evals/sample", *stub_args(fresh_stub), "-k", "capital-france",
+        "--agent-cmd", f"{sys.executable} {agent}", "--agent-timeout", "1.5",
+    )  # fmt: skip
+    (result,) = out.results.values()
+    assert "did not finish within 1.5 s" in result["error"]["message"]
+    pid = int(marker.read_text())
+    for _ in range(50):
+        if not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("the agent's child process outlived the item")
+
+
+def test_another_items_credential_is_refused(project: Project, fresh_stub: StubProcess, tmp_path: Path) -> None:
+    """One item leaves its key behind; another waits until that item has ended, then tries to spend the key:
+    the gateway refuses (a key is its item's own and dies with it), that item is an explicit error, and
+    nothing was charged to the first. (While both run, a key one agent steals from another cannot be told
+    from the owner's: keys are only handed to the item's own process.)"""
+    project.copy_sample()
+    stash, done = tmp_path / "stolen-key", tmp_path / "owner-finished"
+    agent = project.write("agent.py", f"""
+        import json, os, sys, time, urllib.error, urllib.request
+        from pathlib import Path
+        task = json.load(sys.stdin)
+        stash, done = Path({str(stash)!r}), Path({str(done)!r})
+        try:
+            with stash.open("x") as out:  # the first to get here is the owner
+                out.write(os.environ["OPENAI_API_KEY"])
+            key, owner = os.environ["OPENAI_API_KEY"], True
+        except FileExistsError:
+            while not done.exists():
+                time.sleep(0.05)
+            time.sleep(1.0)  # the owner's item has ended by now
+            key, owner = stash.read_text(), False
+        body = json.dumps({{"model": "m", "messages": [{{"role": "user", "content": task["prompt"]}}]}}).encode()
+        request = urllib.request.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", data=body,
+                                         headers={{"Authorization": "Bearer " + key,
+                                                   "Content-Type": "application/json"}})
+        try:
+            reply = json.load(urllib.request.urlopen(request))
+        except urllib.error.HTTPError as exc:
+            print(exc.code, exc.read().decode(), file=sys.stderr)
+            sys.exit(1)
+        print(reply["choices"][0]["message"]["content"])
+        if owner:
+            done.write_text("done")
+        """)  # fmt: skip
+    fresh_stub.control(answers={"capital of France": "Paris", "capital of Japan": "Tokyo"})
+    out = project.pytest(
+        "evals/sample", *stub_args(fresh_stub), "-k", "capital", "--agent-cmd", f"{sys.executable} {agent}"
+    )
+    results = sorted(out.results.values(), key=lambda r: r["outcome"], reverse=True)
+    owner, thief = results
+    assert owner["outcome"] == "passed" and len(owner["calls"]) == 1, owner
+    assert thief["outcome"] == "error" and thief["error"]["kind"] == "agent" and thief["calls"] == []
+    assert "401" in thief["error"]["message"] and "unknown or expired item credential" in thief["error"]["message"]
+
+
+def test_no_provider_key_reaches_the_agent_or_any_file(project: Project, fresh_stub: StubProcess) -> None:
+    project.copy_sample()
+    agent = project.write("agent.py", """
+        import json, os, sys, urllib.request
+        task = json.load(sys.stdin)
+        with open("environment.json", "w") as out:  # in the item's own working directory
+            json.dump(dict(os.environ), out)
+        body = json.dumps({"model": "m", "messages": [{"role": "user", "content": task["prompt"]}]}).encode()
+        request = urllib.request.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", data=body,
+                                         headers={"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"],
+                                                  "Content-Type": "application/json"})
+        print(json.load(urllib.request.urlopen(request))["choices"][0]["message"]["content"])
+        """)  # fmt: skip
+    fresh_stub.control(answers={"capital of France": "Paris"})
+    secrets = {
+        "MY_PROVIDER_KEY": "pk-live-4c1d0b9e7f2a6c3e8d5b",
+        "OPENAI_API_KEY": "sk-test-9a8b7c6d5e4f3a2b1c0d",
+        "ODDLY_NAMED": "sk-proj-1f2e3d4c5b6a79881726",
+        "JUDGE_SECRET": "js-0f9e8d7c6b5a4f3e2d1c",
+    }
+    out = project.pytest(
+        "evals/sample", *stub_args(fresh_stub, "--api-key-env", "MY_PROVIDER_KEY"),
+        "--judge-api-key-env", "JUDGE_SECRET", "-k", "capital-france", "--agent-cmd", f"{sys.executable} {agent}",
+        env=secrets,
+    )  # fmt: skip
+    (result,) = out.results.values()
+    assert result["outcome"] == "passed", result["error"]
+    (environment,) = list(out.report_dir.rglob("environment.json"))
+    seen = json.loads(environment.read_text())
+    assert seen["OPENAI_API_KEY"].startswith("hk-item-") and seen["OPENAI_BASE_URL"].startswith("http://127.0.0.1:")
+    assert "MY_PROVIDER_KEY" not in seen and "ODDLY_NAMED" not in seen and "JUDGE_SECRET" not in seen
+    assert fresh_stub.stats()["seen_auth"] == ["Bearer pk-live-4c1d0b9e7f2a6c3e8d5b"]  # the key went upstream only
+    written = [p for root in (out.report_dir, out.cache_dir) for p in root.rglob("*") if p.is_file()]
+    assert written
+    for path in written:
+        data = path.read_bytes()
+        for value in secrets.values():
+            assert value.encode() not in data, f"{value} in {path}"
+
+
+# -- an agent behind a URL ------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+SERVICE = """
+import json, sys, urllib.request
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+class Handler(BaseHTTPRequestHandler):
+    def do_POST(self):
+        task = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if "Japan" in task["prompt"]:
+            self.send_response(500); self.end_headers(); self.wfile.write(b"upstream database is down"); return
+        gateway = task["gateway"]
+        body = json.dumps({"model": "m", "messages": [{"role": "user", "content": task["prompt"]}]}).encode()
+        request = urllib.request.Request(gateway["base_url"] + "/chat/completions", data=body,
+                                         headers={"Authorization": "Bearer " + gateway["api_key"],
+                                                  "Content-Type": "application/json"})
+        answer = json.load(urllib.request.urlopen(request))["choices"][0]["message"]["content"]
+        out = json.dumps({"answer": answer}).encode()
+        self.send_response(200); self.send_header("Content-Type", "application/json"); self.end_headers()
+        self.wfile.write(out)
+
+    def log_message(self, *args):
+        pass
+
+HTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+"""
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[str]:
+    port = _free_port()
+    script = tmp_path / "service.py"
+    script.write_text(SERVICE)
+    process = subprocess.Popen([sys.executable, str(script), str(port)])
+    for _ in range(100):
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/solve"
+    process.terminate()
+    process.wait(5)
+
+
+def test_a_service_agent_gets_the_task_and_its_failures_are_explicit(
+    project: Project, fresh_stub: StubProcess, service: str
+) -> None:
+    project.copy_sample()
+    fresh_stub.control(answers={"capital of France": "Paris"})
+    out = project.pytest("evals/sample", *stub_args(fresh_stub), "-k", "capital", "--agent-url", service)
+    results = {r["task_id"]: r for r in out.results.values()}
+    assert results["capital-france"]["outcome"] == "passed" and results["capital-france"]["answer"] == "Paris"
+    assert [c["namespace"] for c in results["capital-france"]["calls"]] == ["sut"]
+    japan = results["capital-japan"]
+    assert (
+        japan["outcome"] == "error"
+        and "answered HTTP 500; body ends: upstream database is down" in japan["error"]["message"]
+    )
+
+
+def test_one_system_under_test_at_a_time(project: Project, fresh_stub: StubProcess) -> None:
+    project.copy_sample()
+    out = project.pytest(
+        "evals/sample", *stub_args(fresh_stub), "--agent-cmd", "true", "--agent-url", "http://127.0.0.1:1/x"
+    )
+    assert out.returncode == 4 and "--agent-cmd and --agent-url both name the system under test" in out.stderr
+
+
+# -- the task's tools over MCP ---------------------------------------------------------------------------
+
+MCP_COMMAND_AGENT = """
+import asyncio, json, os, sys
+
+async def main():
+    from agents.mcp import MCPServerStdio
+    task = json.load(sys.stdin)
+    gateway = task["gateway"]
+    env = {"HARNESS_TOOLS_URL": os.environ["HARNESS_TOOLS_URL"], "HARNESS_ITEM_TOKEN": os.environ["HARNESS_ITEM_TOKEN"],
+           "PATH": os.environ.get("PATH", "")}
+    params = {"command": gateway["mcp_stdio"][0], "args": gateway["mcp_stdio"][1:], "env": env}
+    async with MCPServerStdio(params=params, name="task-tools") as tools:
+        listed = [tool.name for tool in await tools.list_tools()]
+        done = await tools.call_tool("calculator", {"expression": "1234 * 5678"})
+        print(json.loads(done.content[0].text)["result"])
+        print(f"tools: {listed}", file=sys.stderr)
+
+asyncio.run(main())
+"""
+
+
+def test_a_command_agent_uses_the_tasks_tools_over_mcp_stdio(project: Project, fresh_stub: StubProcess) -> None:
+    pytest.importorskip("agents")
+    project.copy_sample()
+    agent = project.write("mcp_agent.py", MCP_COMMAND_AGENT)
+    out = project.pytest(
+        "evals/sample", *stub_args(fresh_stub), "-k", "calculator-product", "--agent-cmd", f"{sys.executable} {agent}"
+    )
+    (result,) = out.results.values()
+    assert result["outcome"] == "passed", result["error"]
+    assert "7006652" in result["answer"] and result["calls"] == []  # a tool, not a model call
+    (step,) = result["details"]["trajectory"]  # recorded in the harness, as the tool loop records
+    assert step["tool"] == "calculator" and json.loads(step["arguments"]) == {"expression": "1234 * 5678"}
+
+
+# -- a real agent framework against a real server no one here wrote --------------------------------------
+
+
+@pytest.fixture
+def llama_server(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """llama-cpp-python's own OpenAI-compatible server, serving the embedded SmolLM2 on 127.0.0.1."""
+    pytest.importorskip("llama_cpp.server")
+    from harness.local.chat import gguf_path
+
+    port = _free_port()
+    log = (tmp_path / "llama-server.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf_path()), "--host", "127.0.0.1",
+         "--port", str(port), "--n_ctx", "4096", "--chat_format", "chatml-function-calling"],
+        stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        assert process.poll() is None, (tmp_path / "llama-server.log").read_text()[-2000:]
+        time.sleep(0.2)
+    process.url = f"http://127.0.0.1:{port}/v1"  # type: ignore[attr-defined]
+    yield process
+    if process.poll() is None:
+        process.terminate()
+        process.wait(10)
+
+
+def _recruitment_project(project: Project) -> None:
+    shutil.copytree(REPO / "evals" / "recruitment", project.root / "evals" / "recruitment")
+    shutil.copytree(
+        REPO / "fixtures" / "worlds" / "talent-atlas", project.root / "fixtures" / "worlds" / "talent-atlas"
+    )
+    shutil.copytree(REPO / "examples", project.root / "examples")
+
+
+@pytest.mark.slow
+def test_the_agents_sdk_example_through_the_gateway_and_mcp_then_a_replay(
+    project: Project, llama_server: Any, fresh_stub: StubProcess
+) -> None:
+    """The OpenAI Agents SDK example answers a world task: its model calls go through the gateway to
+    llama-cpp-python's server, its search and open calls through the MCP server. With the server stopped,
+    a replay gives the same answers and trajectories with no upstream call."""
+    pytest.importorskip("agents")
+    _recruitment_project(project)
+    selection = ["-k", "p2i-mei-lin-chen or i2p-gpu-rendering"]
+    args = [
+        "evals/recruitment", *selection, "--model", "openai/smollm2", "--api-base", llama_server.url,
+        "--judge-model", "openai/stub-judge", "--judge-api-base", fresh_stub.api_base,
+        "--agent", "examples.openai_agents_agent:agent",
+    ]  # fmt: skip
+    env = {"EXAMPLE_AGENT_FIRST_TOOL": "search", "EXAMPLE_AGENT_TURNS": "3", "EXAMPLE_AGENT_MAX_TOKENS": "120"}
+    fresh_stub.control(judge_default={"score": 2})
+    first = project.pytest(*args, env=env, timeout=900)
+    assert len(first.results) == 2, first.stdout[-3000:]
+    for result in first.results.values():
+        assert result["outcome"] in ("passed", "failed"), result["error"]
+        trajectory = result["details"]["trajectory"]
+        assert trajectory and trajectory[0]["tool"] == "search"  # called over MCP, recorded like the tool loop
+        assert any(c["namespace"] == "sut" and not c["cache_hit"] for c in result["calls"])
+    llama_server.terminate()  # the upstream is gone: a replay must not need it
+    llama_server.wait(10)
+    replay = project.pytest(*args, "--cache-mode", "replay", env=env, timeout=600)
+
+    def summary(run: Any) -> dict[str, Any]:
+        return {k: (r["answer"], r["score"], r["details"]["trajectory"]) for k, r in run.results.items()}
+
+    assert summary(replay) == summary(first)
+    assert all(c["cache_hit"] for r in replay.results.values() for c in r["calls"])
