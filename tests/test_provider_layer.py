@@ -399,3 +399,37 @@ def test_messages_go_on_the_wire_in_the_form_strict_servers_accept() -> None:
     assert sent[2] == {"role": "assistant", "content": "", "tool_calls": [call]}
     assert sent[3]["content"] == '{"results": []}'
     assert asked[2]["content"] is None  # the caller's messages are not changed
+
+
+def test_a_call_shared_across_processes_is_stored_before_its_claim_is_released(
+    tmp_path: Path, server: StubProcess
+) -> None:
+    """Two processes (here: two clients, each with its own loop in its own thread, on one shared cache
+    directory) want the same call. The first pays; its reply must be in the cache before the second gets
+    the claim, however long the first takes to check the reply, or the second pays again."""
+    import threading
+    import time
+
+    server.control(latency_s=0.2, reset_stats=True)
+    results: list[Any] = []
+
+    def slow_accept(reply: dict[str, Any]) -> str:
+        time.sleep(0.5)  # a slow check (a judge's validation) between the call and its storing
+        return str(reply["content"])
+
+    def process() -> None:
+        client = LLMClient(
+            ClientSettings(retries=0, timeout_s=5.0, route="openai"),
+            CallCache(tmp_path / "cache", CacheMode.USE, shared=True),
+        )
+        results.append(ask(client, server, accept=slow_accept))
+
+    threads = [threading.Thread(target=process) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.05)
+    for thread in threads:
+        thread.join(30)
+    assert [parsed for _, _, parsed in results] == ["Paris", "Paris"]
+    assert sorted(record.cache_hit for _, record, _ in results) == [False, True]
+    assert server.stats()["requests"] == 1

@@ -80,6 +80,16 @@ class InvalidReplyError(ValueError):
         self.record = record
 
 
+def _accepted(accept: Callable[[dict[str, Any]], Any] | None, reply: dict[str, Any], record: CallRecord) -> Any:
+    """What `accept` makes of the reply (None without one); a refusal is an InvalidReplyError."""
+    if accept is None:
+        return None
+    try:
+        return accept(reply)
+    except ValueError as exc:
+        raise InvalidReplyError(str(exc), reply, record) from exc
+
+
 class LLMClient:
     """Serves chat and embedding calls for all items of a process, on one event loop."""
 
@@ -160,7 +170,6 @@ class LLMClient:
         key = cache_key(parts, full_hashes)
         hashes = short_hashes(full_hashes)
         stage = current_stage()
-        fresh = False
         cached = self.cache.get(namespace, key)
         if cached is None and self.cache.mode is CacheMode.REPLAY:
             missed = CallRecord(
@@ -185,7 +194,13 @@ class LLMClient:
                     reply, record = await self._call_shared(request, namespace, key, sink, stage)
                     record.parts = hashes
                     sink.append(record)
-                    fresh = True
+                    parsed = _accepted(accept, reply, record)  # a reply that is refused is not stored
+                    # Stored before the claim is released: a process waiting on the claim then reads it
+                    # from the cache instead of paying for the same call again.
+                    self.cache.store_later(
+                        namespace, key, {"reply": reply, "cost_usd": record.cost_usd, "key_parts": parts}
+                    )
+                    return reply, record, parsed
         if cached is not None:
             reply = cached["reply"]
             record = CallRecord(
@@ -200,15 +215,7 @@ class LLMClient:
                 stage=stage,
             )
             self._settle(record, sink)
-        parsed = None
-        if accept is not None:
-            try:
-                parsed = accept(reply)
-            except ValueError as exc:
-                raise InvalidReplyError(str(exc), reply, record) from exc
-        if fresh:  # only the call that fetched the reply stores it, and only once it was accepted
-            self.cache.store_later(namespace, key, {"reply": reply, "cost_usd": record.cost_usd, "key_parts": parts})
-        return reply, record, parsed
+        return reply, record, _accepted(accept, reply, record)
 
     async def _wait_for_shared(
         self,
