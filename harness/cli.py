@@ -317,6 +317,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(score)
     score.set_defaults(func=cmd_gem_score)
 
+    from harness.analysis.commands import add_commands
+
+    add_commands(sub, _add_common)
+
     schema = sub.add_parser("schema", help="print the JSON Schema of task files")
     schema.add_argument("--output", default=None)
     _add_common(schema, table=False)

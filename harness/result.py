@@ -56,6 +56,9 @@ def usage_of(records: list[dict[str, Any]]) -> dict[str, Any]:
         "output_tokens": sum(r["output_tokens"] for r in records),
         "cost_usd": round(sum(c for c in costs if c), 8),
         "cost_known": all(c is not None for c in costs),
+        # the calls at their price whether paid now or by an earlier run (cache hits): the system's cost
+        "priced_usd": round(sum(r.get("priced_usd") or 0.0 for r in records), 8),
+        "priced_known": all(r.get("priced_usd") is not None for r in records),
         "cache_hits": sum(bool(r["cache_hit"]) for r in records),
         "errors": sum(r["error"] is not None for r in records),
         "by_stage": dict(by_stage),

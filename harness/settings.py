@@ -124,6 +124,28 @@ def add_options(parser: Any) -> None:
     add("--max-tokens", type=int, default=None, help="Max output tokens for the system under test.")
     add("--seed", type=int, default=None, help="Seed passed to the system under test where supported.")
     add(
+        "--agent-version",
+        default=None,
+        metavar="LABEL",
+        help="The version of the system under test, as the run history and the capability index record it.",
+    )
+    add(
+        "--release-date",
+        default=None,
+        metavar="YYYY-MM-DD",
+        help="The system's release date for the history (default: the run's date).",
+    )
+    add("--period", default=None, metavar="LABEL", help="The evaluation period for the history (default: the quarter).")
+    add(
+        "--hourly-rate",
+        type=float,
+        default=None,
+        metavar="USD",
+        help="An expert's hourly cost: adds a Tech-Market-Fit section (cost against score) to summary.md.",
+    )
+    add("--min-score", type=float, default=60.0, help="The lowest acceptable score for Tech-Market Fit (default 60).")
+    add("--expert-score", type=float, default=90.0, help="The expert's own level, for TMF stage 3 (default 90).")
+    add(
         "--progress-interval",
         type=float,
         default=None,
@@ -158,6 +180,12 @@ class Settings:
     agent_cmd: str | None = None
     agent_url: str | None = None
     agent_timeout_s: float = 600.0
+    agent_version: str | None = None
+    release_date: str | None = None
+    period: str | None = None
+    hourly_rate: float | None = None
+    min_score: float = 60.0
+    expert_score: float = 90.0
     judge_api_key_env: str | None = None
     embedding_api_base: str | None = None
     embedding_api_key_env: str | None = None
@@ -200,6 +228,9 @@ class Settings:
             "agent_cmd": self.agent_cmd,
             "agent_url": redact_url(self.agent_url),
             "agent_timeout_s": self.agent_timeout_s,
+            "agent_version": self.agent_version,
+            "release_date": self.release_date,
+            "period": self.period,
             "judge_models": self.judge_models,
             "judge_api_base": redact_url(self.judge_api_base),
             "judge_api_key_env": self.judge_api_key_env,
@@ -254,6 +285,13 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         problems.append("--agent-cmd must be a command, got an empty string")
     if opt.agent_url is not None and not _url_ok(opt.agent_url):
         problems.append(f"--agent-url must be an http(s) URL, got {_shown(opt.agent_url)}")
+    if opt.release_date is not None and not _iso_date(opt.release_date):
+        problems.append(f"--release-date must be a date YYYY-MM-DD, got {_shown(opt.release_date)}")
+    if opt.hourly_rate is not None and not opt.hourly_rate >= 0:
+        problems.append(f"--hourly-rate must be 0 or more, got {opt.hourly_rate}")
+    for name in ("min_score", "expert_score"):
+        if not 0 <= getattr(opt, name) <= 100:
+            problems.append(f"--{name.replace('_', '-')} must lie in 0..100, got {getattr(opt, name)}")
     if not opt.agent_timeout > 0:
         problems.append(f"--agent-timeout must be positive, got {opt.agent_timeout}")
     if opt.max_cost is not None and opt.max_cost < 0:
@@ -300,6 +338,12 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         agent_cmd=opt.agent_cmd,
         agent_url=opt.agent_url,
         agent_timeout_s=opt.agent_timeout,
+        agent_version=opt.agent_version,
+        release_date=opt.release_date,
+        period=opt.period,
+        hourly_rate=opt.hourly_rate,
+        min_score=opt.min_score,
+        expert_score=opt.expert_score,
         judge_models=judges,
         judge_api_base=opt.judge_api_base,
         judge_api_key_env=opt.judge_api_key_env,
@@ -330,6 +374,16 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
 _MODEL_NAME = re.compile(r"^[A-Za-z0-9][\w.:@+/-]{0,199}$")
+
+
+def _iso_date(value: str) -> bool:
+    import datetime as dt
+
+    try:
+        dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return len(value) == 10
 
 
 def _model_name_ok(value: str) -> bool:

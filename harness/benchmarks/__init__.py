@@ -120,6 +120,9 @@ class Benchmark:
     tables: tuple[Table, ...] = ()
     options: tuple[Option, ...] = ()
     extra_fields: dict[str, Any] = field(default_factory=dict)  # more top-level task fields: name -> (type, Field)
+    # The judges' raw level scale (judge_levels["level"]), for benchmarks that judge on one: the capability
+    # index reads the level itself (k = level - low successes of high - low trials) instead of the score.
+    level_range: tuple[int, int] | None = None
 
 
 _BENCHMARKS: dict[str, Benchmark] = {}

@@ -213,6 +213,7 @@ class LLMClient:
                 cache_hit=True,
                 parts=hashes,
                 stage=stage,
+                priced_usd=cached.get("cost_usd"),
             )
             self._settle(record, sink)
         return reply, record, _accepted(accept, reply, record)
@@ -234,7 +235,9 @@ class LLMClient:
             )
             self._settle(failed, sink)
             raise
-        record = replace(first, cache_hit=True, cost_usd=0.0, latency_s=0.0, attempts=0, stage=stage)
+        record = replace(
+            first, cache_hit=True, cost_usd=0.0, latency_s=0.0, attempts=0, stage=stage, priced_usd=first.cost_usd
+        )
         self._settle(record, sink)
         return reply, record
 
@@ -339,6 +342,7 @@ class LLMClient:
             input_tokens=reply["input_tokens"],
             output_tokens=reply["output_tokens"],
             cost_usd=cost,
+            priced_usd=cost,
             latency_s=round(time.perf_counter() - started, 4),
             cache_hit=False,
             attempts=attempts,
@@ -435,6 +439,7 @@ class LLMClient:
             key=batch_key,
             input_tokens=tokens,
             cost_usd=cost,
+            priced_usd=cost,  # embedding prices are per token of new texts only: cached texts are not counted
             latency_s=latency,
             cache_hit=not mine,
             attempts=attempts,

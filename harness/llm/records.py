@@ -23,6 +23,9 @@ class CallRecord:
     error: str | None = None
     parts: dict[str, str] | None = None  # short hash of each key part, for `harness cache explain`
     stage: str | None = None  # the pipeline step (see harness.llm.stages); None: the namespace's default
+    # What the call costs at the model's price, paid in this run or earlier (a cache hit keeps the price of
+    # the call that filled the cache): the cost per task of a system, whatever the cache saved this run.
+    priced_usd: float | None = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -39,4 +42,5 @@ class CallRecord:
             "error": self.error,
             "parts": dict(self.parts) if self.parts else None,
             "stage": self.stage or self.namespace,
+            "priced_usd": self.priced_usd,
         }

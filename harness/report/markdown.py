@@ -65,6 +65,10 @@ def render_summary(run: dict[str, Any]) -> str:
     agreement = markdown_agreement(run.get("judge_agreement") or [])
     if agreement:
         lines += ["", *agreement]
+    if run.get("tech_market_fit"):
+        from harness.analysis.tmf import markdown_section
+
+        lines += ["", *markdown_section(run["tech_market_fit"])]
     errors = [r for r in run["results"] if r["outcome"] == "error"]
     if errors:
         lines += ["", f"## Errors ({len(errors)})", "", "| item | kind | reason |", "|---|---|---|"]

@@ -78,6 +78,33 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
     }
 
 
+def _write_history(run: dict[str, Any], settings: Settings) -> None:
+    """Add the run's items to the history (reports/history/<run-id>.csv) the index and TMF read."""
+    from harness.analysis import history
+
+    rows = history.run_rows(
+        run, version=settings.agent_version or "", date=settings.release_date, period=settings.period
+    )
+    history.write_rows(history.history_dir(settings.report_dir) / f"{run['run']['run_id']}.csv", rows)
+
+
+def _tech_market_fit(run: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """TMF for the run's suites over the whole history (this run and every earlier one). A problem here
+    is reported in the section, never allowed to lose the run's report."""
+    from harness.analysis import history, index, tmf
+
+    suites = sorted(run["suites"])
+    base = {"suites": suites, "hourly_rate": settings.hourly_rate}
+    try:
+        rows = index.select(history.read_history(settings.report_dir), suites=suites)
+        points, unpriced = tmf.points_from_history(rows)
+        human = tmf.human_cost_per_task(rows, settings.hourly_rate or 0.0)
+        result = tmf.assess(points, human, settings.min_score, settings.expert_score)
+    except Exception as exc:  # the run's own files come first
+        return {**base, "error": f"{type(exc).__name__}: {exc}"}
+    return {**base, "unpriced": unpriced, **result.to_json()}
+
+
 def write_run(config: pytest.Config, state: Any, settings: Settings, exit_status: int) -> dict[str, Any]:
     """Write the run's files and return the run document (with "report_dir" added)."""
     run = redact(build_run(config, state, settings, exit_status))
@@ -86,6 +113,9 @@ def write_run(config: pytest.Config, state: Any, settings: Settings, exit_status
     # Compact on purpose: json's C encoder is only used without indent (about 10x faster on large runs).
     # `harness report --json` or jq pretty-print it.
     (directory / "results.json").write_text(json.dumps(run, ensure_ascii=False), encoding="utf-8")
+    _write_history(run, settings)
+    if settings.hourly_rate is not None:
+        run["tech_market_fit"] = _tech_market_fit(run, settings)
     markdown = render_summary(run)
     (directory / "summary.md").write_text(markdown, encoding="utf-8")
     (settings.report_dir / "LATEST").write_text(state.run_id + "\n", encoding="utf-8")

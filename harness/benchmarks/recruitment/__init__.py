@@ -219,6 +219,7 @@ _COMMON = {
     "default_pass_threshold": 50.0,
     "labels": labels,
     "check": check,
+    "level_range": (1, 5),
 }
 register_benchmark(
     Benchmark(

@@ -1,0 +1,257 @@
+"""The run history: one CSV file per run under `reports/history/`, append-only, readable without the
+harness (docs/index.md#the-history). Every finished run adds its items; `harness history import` adds
+results from elsewhere. The capability index and the Tech-Market-Fit analysis read nothing else.
+
+A row is one item: who (agent, version, date, period), what (suite, kind, task and its version, variant,
+repeat), how it went (outcome, score 0..100, the raw judge level where the benchmark has one, cost,
+latency), the task's expert minutes, and the binomial reading the index uses: `k` successes of `n` trials
+(a level of 1..5 is k = level - 1 of n = 4; a score is k = score / 100 x n with n a pseudo-count).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import datetime as dt
+import hashlib
+import io
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+COLUMNS = (
+    "run_id", "agent", "version", "date", "period", "suite", "kind", "task", "task_version", "variant",
+    "repeat", "outcome", "score", "level", "k", "n", "cost_usd", "latency_s", "expert_minutes", "source",
+)  # fmt: skip
+HISTORY = "history"
+SCORE_TRIALS = 4.0  # an item's 0..100 score weighs as a five-point level does
+IMPORT_TRIALS = 20.0  # an aggregate score (one number for a whole benchmark): a pseudo-count, not its size
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def history_dir(report_dir: Path) -> Path:
+    return report_dir / HISTORY
+
+
+def default_period(date: str) -> str:
+    """The quarter of a date: 2026-11-22 -> 2026Q4."""
+    year, month = int(date[:4]), int(date[5:7])
+    return f"{year}Q{(month - 1) // 3 + 1}"
+
+
+def _num(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def run_rows(
+    run: dict[str, Any], *, version: str = "", date: str | None = None, period: str | None = None
+) -> list[dict[str, str]]:
+    """History rows of a finished run (its results.json document)."""
+    from harness.benchmarks import get_benchmark
+    from harness.settings import system_label
+
+    meta = run["run"]
+    day = date or str(meta.get("started_at") or "")[:10] or dt.date.today().isoformat()
+    rows = []
+    for result in run["results"]:
+        level_range = None
+        with contextlib.suppress(KeyError):
+            level_range = get_benchmark(result["kind"]).level_range
+        score = result.get("score")
+        level = _level(result, level_range)
+        if level is not None and level_range is not None:
+            low, high = level_range
+            k, n = level - low, float(high - low)
+        elif score is not None:
+            k, n = score / 100 * SCORE_TRIALS, SCORE_TRIALS
+        else:
+            k, n = None, None
+        usage = result.get("usage") or {}
+        rows.append(
+            {
+                "run_id": meta["run_id"],
+                "agent": system_label(meta["options"]),
+                "version": version,
+                "date": day,
+                "period": period or default_period(day),
+                "suite": result.get("suite", ""),
+                "kind": result.get("kind", ""),
+                "task": result["task_id"],
+                "task_version": _num(result.get("task_version")),
+                "variant": result.get("variant") or "",
+                "repeat": _num(result.get("repeat", 0)),
+                "outcome": result["outcome"],
+                "score": _num(score),
+                "level": _num(level),
+                "k": _num(k),
+                "n": _num(n),
+                # the item's calls at their price, cached or not; empty when a model's price is unknown
+                "cost_usd": _num(usage.get("priced_usd")) if usage.get("priced_known", False) else "",
+                "latency_s": _num(result.get("latency_s")),
+                "expert_minutes": _num((result.get("metadata") or {}).get("expert_minutes")),
+                "source": "run",
+            }
+        )
+    return rows
+
+
+def _level(result: dict[str, Any], level_range: tuple[int, int] | None) -> float | None:
+    """The judges' mean raw level, for benchmarks that judge on a level scale."""
+    if level_range is None or result.get("outcome") == "error":
+        return None
+    levels = (result.get("judge_levels") or {}).get("level") or {}
+    values = [v for v in levels.values() if isinstance(v, int | float) and not isinstance(v, bool)]
+    return sum(values) / len(values) if values else None
+
+
+def write_rows(path: Path, rows: Iterable[dict[str, str]]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({c: row.get(c, "") for c in COLUMNS})
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(buffer.getvalue(), encoding="utf-8")
+    temporary.replace(path)  # whole or not at all: a reader never sees half a run
+    return path
+
+
+def read_history(report_dir: Path) -> list[dict[str, str]]:
+    """Every row of every history file, in file order (runs sort by time)."""
+    rows: list[dict[str, str]] = []
+    for path in sorted(history_dir(report_dir).glob("*.csv")):
+        with path.open(encoding="utf-8", newline="") as handle:
+            rows += list(csv.DictReader(handle))
+    return rows
+
+
+# -- import -----------------------------------------------------------------------------------------
+
+UNITS = ("score", "fraction", "level")
+REQUIRED = ("agent", "version", "date", "period", "task")
+
+
+@dataclass
+class ImportReport:
+    rows: list[dict[str, str]]
+    refused: list[str]
+    unit: str
+    unit_reason: str
+
+
+def _detect_unit(values: list[float], column: str) -> tuple[str, str]:
+    if column in ("fraction", "level"):
+        return column, f"the column is named '{column}'"
+    if values and all(0 <= v <= 1 for v in values):
+        return "fraction", "every value lies in 0..1 (pass --unit score if they are percentages)"
+    if values and all(v == int(v) and 1 <= v <= 5 for v in values) and len(set(values)) > 1:
+        return "level", "every value is a whole number from 1 to 5 (pass --unit score if they are percentages)"
+    return "score", "values go beyond 1 (read as 0..100)"
+
+
+def import_csv(text: str, source: str, unit: str = "auto", trials: float = IMPORT_TRIALS) -> ImportReport:
+    """Rows from a CSV with columns agent, version, date (YYYY-MM-DD), period, task, and one of score
+    (0..100), fraction (0..1) or level (1..5); optional task_version, suite, cost_usd, latency_s,
+    expert_minutes. Malformed rows are refused with their row number and what was expected."""
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip() for h in (reader.fieldnames or [])]
+    value_column = next((c for c in ("score", "fraction", "level") if c in header), None)
+    missing = [c for c in REQUIRED if c not in header]
+    if missing or value_column is None:
+        wanted = ", ".join(missing + ([] if value_column else ["score (or fraction, or level)"]))
+        raise ValueError(f"{source}:1: the header lacks {wanted}; it has {', '.join(header) or 'nothing'}")
+    raw = list(reader)
+    numbers = []
+    for entry in raw:
+        with contextlib.suppress(ValueError):
+            numbers.append(float((entry.get(value_column) or "").strip()))
+    if unit == "auto":
+        unit, reason = _detect_unit([v for v in numbers if math.isfinite(v)], value_column)
+    else:
+        if unit not in UNITS:
+            raise ValueError(f"--unit must be one of {', '.join(UNITS)} or auto, got {unit!r}")
+        reason = "declared"
+    low, high = {"score": (0.0, 100.0), "fraction": (0.0, 1.0), "level": (1.0, 5.0)}[unit]
+    rows, refused = [], []
+    tag = hashlib.sha256(text.encode()).hexdigest()[:8]
+    for number, entry in enumerate(raw, start=2):  # the header is row 1
+        entry = {(k or "").strip(): (v or "").strip() for k, v in entry.items()}
+        problem = next((f"column '{c}' is empty" for c in REQUIRED if not entry.get(c)), None)
+        if problem is None and not _DATE.match(entry["date"]):
+            problem = f"column 'date': expected YYYY-MM-DD, got {entry['date']!r}"
+        if problem is None:
+            try:
+                dt.date.fromisoformat(entry["date"])
+            except ValueError:
+                problem = f"column 'date': {entry['date']!r} is not a calendar date"
+        value = None
+        if problem is None:
+            try:
+                value = float(entry.get(value_column, ""))
+            except ValueError:
+                expected = f"expected a number in {low:g}..{high:g} ({unit})"
+                problem = f"column '{value_column}': {expected}, got {entry.get(value_column)!r}"
+        if problem is None and value is not None and not (math.isfinite(value) and low <= value <= high):
+            problem = (
+                f"column '{value_column}': expected a number in {low:g}..{high:g} ({unit}), got {entry[value_column]}"
+            )
+        optional = {}
+        for name in ("task_version", "cost_usd", "latency_s", "expert_minutes"):
+            text_value = entry.get(name, "")
+            if problem is None and text_value:
+                try:
+                    number_value = float(text_value)
+                    if not math.isfinite(number_value) or number_value < 0:
+                        raise ValueError
+                    optional[name] = text_value
+                except ValueError:
+                    problem = f"column '{name}': expected a number of 0 or more, got {text_value!r}"
+        if problem is not None:
+            refused.append(f"{source}: row {number}: {problem}")
+            continue
+        assert value is not None
+        if unit == "level":
+            score, k, n, level = (value - 1) * 25.0, value - 1, 4.0, _num(value)
+        else:
+            fraction = value if unit == "fraction" else value / 100
+            score, k, n, level = fraction * 100, fraction * trials, trials, ""
+        rows.append(
+            {
+                "run_id": f"import-{tag}",
+                "agent": entry["agent"],
+                "version": entry["version"],
+                "date": entry["date"],
+                "period": entry["period"],
+                "suite": entry.get("suite", ""),
+                "kind": entry.get("kind", ""),
+                "task": entry["task"],
+                "task_version": optional.get("task_version", "1"),
+                "variant": "",
+                "repeat": "0",
+                "outcome": "imported",
+                "score": _num(score),
+                "level": level,
+                "k": _num(k),
+                "n": _num(n),
+                "cost_usd": optional.get("cost_usd", ""),
+                "latency_s": optional.get("latency_s", ""),
+                "expert_minutes": optional.get("expert_minutes", ""),
+                "source": source,
+            }
+        )
+    return ImportReport(rows, refused, unit, reason)
+
+
+def import_path(report_dir: Path, source: Path, text: str) -> Path:
+    """Where an import is kept: one file per imported file content (importing it twice replaces it)."""
+    tag = hashlib.sha256(text.encode()).hexdigest()[:8]
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", source.stem)[:60]
+    return history_dir(report_dir) / f"import-{stem}-{tag}.csv"
