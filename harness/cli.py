@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.cache import NAMESPACES, CacheMode, CallCache
+from harness.report.run_files import load_run, run_path
 
 
 def _add_common(parser: argparse.ArgumentParser, *, table: bool = True) -> None:
@@ -21,15 +22,7 @@ def _add_common(parser: argparse.ArgumentParser, *, table: bool = True) -> None:
 
 
 def _load_run(report_dir: Path, run_id: str | None) -> dict[str, Any]:
-    if run_id in (None, "latest"):
-        latest = report_dir / "LATEST"
-        if not latest.exists():
-            raise SystemExit(f"harness: no runs in {report_dir} (run pytest first, or pass --report-dir)")
-        run_id = latest.read_text(encoding="utf-8").strip()
-    path = report_dir / str(run_id) / "results.json"
-    if not path.exists():
-        raise SystemExit(f"harness: {path} does not exist")
-    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return load_run(report_dir, run_id)
 
 
 def _runs_newest_first(report_dir: Path) -> list[Path]:
@@ -46,7 +39,15 @@ def _print_table(rows: list[list[str]], header: list[str]) -> None:
 def cmd_report(args: argparse.Namespace) -> int:
     if len(args.run) > 1:
         return _report_several(args)
-    run = _load_run(Path(args.report_dir), args.run[0] if args.run else "latest")
+    run_id = args.run[0] if args.run else "latest"
+    run = _load_run(Path(args.report_dir), run_id)
+    if args.html:
+        from harness.report.html import write_html
+
+        target = Path(args.out) if args.out else run_path(Path(args.report_dir), run_id).parent / "report.html"
+        path = write_html(run, target)
+        print(f"harness: wrote {path}")
+        return 0
     if args.json:
         print(json.dumps({"run": run["run"], "totals": run["totals"], "suites": run["suites"]}, indent=1))
         return 0
@@ -261,6 +262,10 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="show a run's scores, or several runs side by side")
     report.add_argument("run", nargs="*", help="run ids (default: the latest); several make a leaderboard")
     report.add_argument("--markdown", action="store_true", help="several runs: a Markdown leaderboard")
+    report.add_argument(
+        "--html", action="store_true", help="(re)build the run's self-contained report.html from its results.json"
+    )
+    report.add_argument("--out", help="with --html: write the page here instead of the run's folder")
     _add_common(report)
     report.set_defaults(func=cmd_report)
 

@@ -120,6 +120,7 @@ class ItemContext:
     task_path: Path | None = None
     records: list[CallRecord] = field(default_factory=list)
     judges: list[dict[str, Any]] = field(default_factory=list)  # every judge's verdict or failure, in order
+    prompt: str | None = None  # what the system under test was first asked (the report's drill-down shows it)
 
     stage = staticmethod(stage)
 
@@ -181,6 +182,8 @@ class ItemContext:
         limits: LoopLimits | None = None,
     ) -> Answer:
         """Ask the system under test (the model with its tool loop within `limits`, or the user's agent)."""
+        if self.prompt is None:
+            self.prompt = f"[system]\n{system}\n\n[user]\n{prompt}" if system else prompt
         return await self.services.solver.solve(
             prompt,
             system=system,
@@ -194,6 +197,8 @@ class ItemContext:
     async def chat(self, messages: list[dict[str, Any]], **settings: Any) -> dict[str, Any]:
         """One call to the base model (`--model`), for pipelines that are not a single solve. Returns the
         normalized reply (content, tool_calls, finish_reason, input_tokens, output_tokens)."""
+        if self.prompt is None:
+            self.prompt = "\n\n".join(f"[{m.get('role', '?')}]\n{_text_of(m.get('content'))}" for m in messages)
         base = self.services.base
         request = ChatRequest.build(base.model, messages, api_base=base.api_base, key_env=base.key_env, **settings)
         reply, _, _ = await self.services.client.chat(
@@ -293,3 +298,15 @@ class ItemContext:
         if not self.services.base.model:
             raise ConfigError(f"{what} needs a base model: pass --model")
         return self.services.base.model
+
+
+def _text_of(content: Any) -> str:
+    """A message's content as text: a list of parts is joined, a part that is not text is named."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            str(part.get("text", f"<{part.get('type', 'part')}>")) if isinstance(part, dict) else str(part)
+            for part in content
+        )
+    return "" if content is None else str(content)

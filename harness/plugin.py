@@ -92,6 +92,31 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     items[:] = reject_duplicate_ids(items)
+    sample = config.stash[SETTINGS].sample
+    if sample is not None:
+        kept, dropped = _sampled(items, sample)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
+
+
+def _sampled(items: list[pytest.Item], n: int) -> tuple[list[pytest.Item], list[pytest.Item]]:
+    """--sample: N tasks per suite (see harness.sampling); entries that failed to load are kept, so a
+    broken task file is still reported."""
+    from harness.benchmarks import get_benchmark
+    from harness.sampling import choose_tasks
+
+    tasks = [item.task for item in items if isinstance(item, TaskItem)]
+    chosen = choose_tasks(
+        tasks,
+        n,
+        suite=lambda t: t.suite,
+        task_id=lambda t: t.id,
+        stratum=lambda t: (t.kind, tuple(sorted(get_benchmark(t.kind).labels(t).items()))),
+    )
+    kept = [i for i in items if not isinstance(i, TaskItem) or (i.task.suite, i.task.id) in chosen]
+    dropped = [i for i in items if isinstance(i, TaskItem) and (i.task.suite, i.task.id) not in chosen]
+    return kept, dropped
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -131,16 +156,44 @@ def _freeze_heap() -> None:
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_runtestloop(session: pytest.Session) -> None:
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
     """Start every task's model work before pytest walks the items (not on xdist workers: they only
-    learn their items one batch at a time, see TaskItem.setup)."""
+    learn their items one batch at a time, see TaskItem.setup). With --estimate, print what the run would
+    take instead, and run nothing."""
+    if getattr(session.config.option, "estimate", False) and not session.config.option.collectonly:
+        _print_estimate(session)
+        return True
     if session.config.option.collectonly or xdist_support.is_worker(session.config):
-        return
+        return None
     state = session.config.stash[RUN_STATE]
     state.total_items = sum(isinstance(i, TaskItem | InvalidTaskItem) for i in session.items)
     for item in session.items:
         if isinstance(item, TaskItem):
             item.start_work()
+    return None
+
+
+def _print_estimate(session: pytest.Session) -> None:
+    from harness.estimate import estimate_items, lines, summarise
+
+    settings = session.config.stash[SETTINGS]
+    specs = [item.spec for item in session.items if isinstance(item, TaskItem)]
+    cache = None
+    if settings.cache_mode.value in ("use", "replay") and settings.cache_dir.is_dir():
+        from harness.cache import CallCache
+
+        cache = CallCache(settings.cache_dir, settings.cache_mode)
+    try:
+        report = lines(summarise(estimate_items(specs, settings, cache), settings))
+    finally:
+        if cache is not None:
+            cache.close()
+    reporter = session.config.pluginmanager.getplugin("terminalreporter")
+    for line in report:
+        if reporter is not None:
+            reporter.write_line(line)
+        else:
+            print(line)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -235,7 +288,13 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     if not _may_run_tasks(config):
         return []
     settings = config.stash[SETTINGS]
-    lines = [
+    run_id = config.stash[RUN_STATE].run_id
+    lines = (
+        []
+        if config.option.estimate
+        else [f"harness: report -> {settings.report_dir / run_id / 'report.html'} (results.json, summary.md beside it)"]
+    )
+    lines += [
         f"harness: system under test {settings.sut_label}; judges {', '.join(settings.judge_models)}; "
         f"cache {settings.cache_mode.value} at {settings.cache_dir}",
     ]
@@ -258,6 +317,17 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         write_summary(terminalreporter, state, config.stash[SETTINGS])
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_cmdline_main(config: pytest.Config) -> Any:
+    """--estimate runs in one process: it makes no call, so there is nothing to spread over workers."""
+    if getattr(config.option, "estimate", False):
+        if getattr(config.option, "numprocesses", None):
+            config.option.numprocesses = None
+        if getattr(config.option, "dist", "no") != "no":
+            config.option.dist = "no"
+    return (yield)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
@@ -272,5 +342,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     from harness.report.writer import write_run
 
     state.finished_at = time.time()
-    run = write_run(config, state, config.stash[SETTINGS], exitstatus)
+    settings = config.stash[SETTINGS]
+    run = write_run(config, state, settings, exitstatus)
     config.hook.pytest_harness_report(config=config, run=run)
+    if settings.fail_margin is not None and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        # The regression gate decides: a regression, or items it could not measure; not the thresholds.
+        failed = bool((state.comparison or {}).get("failed", True))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED if failed else pytest.ExitCode.OK

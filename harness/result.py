@@ -92,6 +92,16 @@ def _identity(task: Any, variant: str | None, repeat: int, labels: dict[str, str
     }
 
 
+PROMPT_CHARS = 6000  # the report shows the prompt; 5,000 items must not make results.json huge
+
+
+def clip_prompt(prompt: str | None) -> str | None:
+    """The prompt as the report keeps it: the head, and how much was left out."""
+    if prompt is None or len(prompt) <= PROMPT_CHARS:
+        return prompt
+    return prompt[:PROMPT_CHARS] + f"\n[... {len(prompt) - PROMPT_CHARS:,} more characters not kept]"
+
+
 def build_result(
     *,
     task: Any,
@@ -103,6 +113,7 @@ def build_result(
     judges: list[dict[str, Any]],
     pass_threshold: float,
     elapsed_s: float,
+    prompt: str | None = None,
 ) -> dict[str, Any]:
     """One item's result. An exception (or Scores that are not plain JSON) makes it an error: never a
     score nobody produced."""
@@ -132,6 +143,7 @@ def build_result(
         "passed": None if score is None else score >= pass_threshold,
         "outcome": "error" if score is None else ("passed" if score >= pass_threshold else "failed"),
         **body,
+        "prompt": clip_prompt(prompt),
         "judges": plain_json(judges, "judges"),
         "error": error,
         "usage": usage_of(call_records),
@@ -174,6 +186,7 @@ def error_result(
         "metrics": {},
         "judge_levels": {},
         "details": {},
+        "prompt": None,
         "judges": [],
         "error": error,
         "usage": usage_of([]),

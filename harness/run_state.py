@@ -29,6 +29,7 @@ class RunState:
     warnings: list[str] = field(default_factory=list)  # found during the run (besides the settings' own)
     runner: Any = None  # harness.runner.Runner, built on first use
     progress: Any = None  # harness.progress.Progress in the controller
+    comparison: dict[str, Any] | None = None  # against --baseline, once the run is written
 
     def add_result(self, result: dict[str, Any]) -> None:
         self.results.append(result)

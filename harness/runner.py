@@ -45,6 +45,7 @@ async def evaluate_item(spec: Any, services: Services, pass_threshold: float) ->
         judges=ctx.judges,
         pass_threshold=pass_threshold,
         elapsed_s=time.perf_counter() - started,
+        prompt=ctx.prompt,
     )
 
 

@@ -12,6 +12,8 @@ from harness.errors import ConfigError
 
 LOCAL_CHAT_MODEL = "local/smollm2"
 LOCAL_EMBEDDING_MODEL = "local/all-minilm-l6-v2"
+# `--fail-on-regression [MARGIN]`, as pytest and `harness compare` both take it (no value: margin 0).
+FAIL_ON_REGRESSION: dict[str, Any] = {"nargs": "?", "type": float, "const": 0.0, "default": None, "metavar": "MARGIN"}
 
 
 def add_options(parser: Any) -> None:
@@ -75,6 +77,14 @@ def add_options(parser: Any) -> None:
     )
     add("--embedding-api-key-env", default=None, metavar="VAR", help="Environment variable with its key.")
     add("--repeats", type=int, default=1, help="Run each task N times, each an item of its own (name [rN]).")
+    add(
+        "--sample",
+        type=int,
+        default=None,
+        metavar="N",
+        help="Run N tasks per suite (with all their variants and repeats): spread over the suite's kinds "
+        "and data sets, the same tasks on every machine. For a quick look; a full run compares fairly.",
+    )
     add("--concurrency", type=int, default=16, help="Model calls in flight per process and provider.")
     add(
         "--call-timeout",
@@ -146,6 +156,27 @@ def add_options(parser: Any) -> None:
     add("--min-score", type=float, default=60.0, help="The lowest acceptable score for Tech-Market Fit (default 60).")
     add("--expert-score", type=float, default=90.0, help="The expert's own level, for TMF stage 3 (default 90).")
     add(
+        "--baseline",
+        default=None,
+        metavar="PATH",
+        help="An earlier run to compare with (its results.json, or its run folder): paired differences per "
+        "suite and metric with intervals, in the terminal, summary.md and results.json.",
+    )
+    add(
+        "--fail-on-regression",
+        **FAIL_ON_REGRESSION,
+        help="With --baseline: exit non-zero only for a score regression whose 95 %% interval lies wholly "
+        "below -MARGIN points (default 0), or for items that errored; items below their pass threshold no "
+        "longer fail the run.",
+    )
+    add("--tolerance", type=float, default=2.0, help="Changes within +-this many points count as unchanged.")
+    add("--save-baseline", default=None, metavar="PATH", help="Copy this run's results.json to PATH.")
+    add(
+        "--estimate",
+        action="store_true",
+        help="Print the calls, tokens and dollars the run will take (by suite), make no call, and exit 0.",
+    )
+    add(
         "--progress-interval",
         type=float,
         default=None,
@@ -186,6 +217,11 @@ class Settings:
     hourly_rate: float | None = None
     min_score: float = 60.0
     expert_score: float = 90.0
+    baseline: Path | None = None
+    fail_margin: float | None = None
+    tolerance: float = 2.0
+    save_baseline: Path | None = None
+    sample: int | None = None
     judge_api_key_env: str | None = None
     embedding_api_base: str | None = None
     embedding_api_key_env: str | None = None
@@ -239,6 +275,7 @@ class Settings:
             "embedding_api_key_env": self.embedding_api_key_env,
             "embedding_dimensions": self.embedding_dimensions,
             "repeats": self.repeats,
+            "sample": self.sample,
             "concurrency": self.concurrency,
             "timeout_s": self.timeout_s,
             "retries": self.retries,
@@ -267,6 +304,8 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
     problems = []
     if opt.repeats < 1:
         problems.append(f"--repeats must be at least 1, got {opt.repeats}")
+    if opt.sample is not None and opt.sample < 1:
+        problems.append(f"--sample must be at least 1 task per suite, got {opt.sample}")
     if opt.concurrency < 1:
         problems.append(f"--concurrency must be at least 1, got {opt.concurrency}")
     if opt.call_retries < 0:
@@ -292,6 +331,17 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
     for name in ("min_score", "expert_score"):
         if not 0 <= getattr(opt, name) <= 100:
             problems.append(f"--{name.replace('_', '-')} must lie in 0..100, got {getattr(opt, name)}")
+    baseline = None
+    if opt.baseline is not None:
+        baseline = _baseline_path(Path(opt.baseline))
+        if baseline is None:
+            problems.append(f"--baseline {opt.baseline}: expected a results.json file or a run folder holding one")
+    if opt.fail_on_regression is not None and opt.baseline is None:
+        problems.append("--fail-on-regression needs --baseline (the run to compare with)")
+    if opt.fail_on_regression is not None and not opt.fail_on_regression >= 0:
+        problems.append(f"--fail-on-regression MARGIN must be 0 or more points, got {opt.fail_on_regression}")
+    if not opt.tolerance >= 0:
+        problems.append(f"--tolerance must be 0 or more points, got {opt.tolerance}")
     if not opt.agent_timeout > 0:
         problems.append(f"--agent-timeout must be positive, got {opt.agent_timeout}")
     if opt.max_cost is not None and opt.max_cost < 0:
@@ -344,6 +394,11 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         hourly_rate=opt.hourly_rate,
         min_score=opt.min_score,
         expert_score=opt.expert_score,
+        baseline=baseline,
+        fail_margin=opt.fail_on_regression,
+        tolerance=opt.tolerance,
+        save_baseline=Path(opt.save_baseline) if opt.save_baseline else None,
+        sample=opt.sample,
         judge_models=judges,
         judge_api_base=opt.judge_api_base,
         judge_api_key_env=opt.judge_api_key_env,
@@ -374,6 +429,12 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
 _MODEL_NAME = re.compile(r"^[A-Za-z0-9][\w.:@+/-]{0,199}$")
+
+
+def _baseline_path(path: Path) -> Path | None:
+    """The results.json a --baseline names (the file, or the run folder holding it), if it exists."""
+    candidate = path / "results.json" if path.is_dir() else path
+    return candidate if candidate.is_file() else None
 
 
 def _iso_date(value: str) -> bool:

@@ -3,6 +3,7 @@ query) and on the embedded default (a subset; the full sample takes the tiny mod
 
 from __future__ import annotations
 
+import html
 import shutil
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -58,6 +59,10 @@ def test_the_sample_runs_every_solution_and_writes_table_3_and_table_6(project: 
     assert set(paid.values()) == {1} and len(paid) == len({c["key"] for calls in raw.values() for c in calls})
     tables = {t["name"]: t for t in out.run["tables"]}
     table3, table6 = tables["gem_table3"], tables["gem_table6"]
+    page = (out.report_dir / out.run["run"]["run_id"] / "report.html").read_text()
+    for table in (table3, table6):  # the HTML report shows the paper's tables, one row per data set and solution
+        assert f"<h3>{html.escape(table['title'])}</h3>" in page
+    assert page.count("<td>ca_prod</td><td>gir-r</td>") == 2
     keys = [(r["key"]["dataset"], r["key"]["variant"]) for r in table3["rows"]]
     assert keys == [(d, v) for d in ("mt_human", "lm_market", "ca_prod") for v in ("adchat", "gi-r", "gir-r", "gir-p")]
     ca_gir = next(r for r in table3["rows"] if r["key"] == {"dataset": "ca_prod", "variant": "gir-r"})

@@ -243,6 +243,8 @@ def test_the_leaderboard_and_several_runs_side_by_side(project: Project, rstub: 
     (row,) = table["rows"]
     assert row["cells"]["company_mapping"]["mean"] == 100.0 and row["overall"]["Recruitment"]["mean"] == 100.0
     assert row["cells"]["people_to_info"]["mean"] is None
+    page = (second.report_dir / second.run["run"]["run_id"] / "report.html").read_text()
+    assert "xbench Recruitment" in page and "Company Mapping</th>" in page and ">100.0 [" in page
     runs = [first, second.run["run"]["run_id"]]
     done = subprocess.run(
         [sys.executable, "-m", "harness.cli", "report", *runs, "--report-dir", str(project.report_dir), "--json"],

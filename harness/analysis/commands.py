@@ -186,6 +186,22 @@ def cmd_tmf(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    from harness.analysis import compare
+
+    report_dir = Path(args.report_dir)
+    from harness.report.run_files import load_run
+
+    base, new = load_run(report_dir, args.base), load_run(report_dir, args.new)
+    report = compare.compare_runs(base, new, fail_margin=args.fail_on_regression, tolerance=args.tolerance)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=1))
+    else:
+        label = f"{base['run']['run_id']} -> {new['run']['run_id']}"
+        print("\n".join(compare.markdown(report, label)))
+    return 1 if report.failed else 0
+
+
 def _selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--suite", default=None, help="only these suites (comma-separated)")
     parser.add_argument("--period", default=None, help="only these evaluation periods (comma-separated)")
@@ -193,6 +209,20 @@ def _selection(parser: argparse.ArgumentParser) -> None:
 
 
 def add_commands(sub: Any, add_common: Any) -> None:
+    cmp = sub.add_parser("compare", help="a run against a baseline: paired differences, intervals, verdicts")
+    cmp.add_argument("base", help="the baseline: results.json, a run folder, or a run id")
+    cmp.add_argument("new", help="the run to judge: results.json, a run folder, or a run id")
+    from harness.settings import FAIL_ON_REGRESSION
+
+    cmp.add_argument(
+        "--fail-on-regression",
+        **FAIL_ON_REGRESSION,
+        help="exit 1 for a score regression whose interval lies wholly below -MARGIN, or new errors",
+    )
+    cmp.add_argument("--tolerance", type=float, default=2.0, help="changes within +-this count as unchanged")
+    add_common(cmp)
+    cmp.set_defaults(func=cmd_compare)
+
     hist = sub.add_parser("history", help="the run history the index and TMF read (reports/history/)")
     hist_sub = hist.add_subparsers(dest="history_command", required=True)
     imp = hist_sub.add_parser("import", help="add results from elsewhere (CSV)")

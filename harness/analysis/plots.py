@@ -10,22 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from harness.analysis.tmf import Assessment
-
-COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f")
+from harness.report.charts import COLOURS, new_figure
 
 
 def _figure(width: float = 7.5, height: float = 4.6) -> tuple[Any, Any]:
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
-    matplotlib.rcParams.update(
-        {"svg.hashsalt": "harness", "svg.fonttype": "none", "font.size": 9, "axes.spines.top": False,
-         "axes.spines.right": False, "path.simplify": False}
-    )  # fmt: skip
-    figure, axes = plt.subplots(figsize=(width, height), dpi=110)
-    return figure, axes
+    return new_figure(width, height, salt="harness")
 
 
 def render(figure: Any) -> dict[str, bytes]:

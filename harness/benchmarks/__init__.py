@@ -123,6 +123,9 @@ class Benchmark:
     # The judges' raw level scale (judge_levels["level"]), for benchmarks that judge on one: the capability
     # index reads the level itself (k = level - low successes of high - low trials) instead of the score.
     level_range: tuple[int, int] | None = None
+    # `--estimate` for items no earlier run has measured: calls and tokens per namespace ("sut", "judge",
+    # "embed") as harness.estimate.Need; None uses a generic estimate (one call, plus the judges).
+    estimate: Callable[[Any, Any], dict[str, Any]] | None = None
 
 
 _BENCHMARKS: dict[str, Benchmark] = {}

@@ -65,6 +65,8 @@ def render_summary(run: dict[str, Any]) -> str:
     agreement = markdown_agreement(run.get("judge_agreement") or [])
     if agreement:
         lines += ["", *agreement]
+    if run.get("comparison"):
+        lines += ["", *comparison_section(run["comparison"])]
     if run.get("tech_market_fit"):
         from harness.analysis.tmf import markdown_section
 
@@ -84,6 +86,27 @@ def render_summary(run: dict[str, Any]) -> str:
             lines.append(f"| `{r['nodeid']}` | {_num(r['score'])} | {r['pass_threshold']:g} |")
     lines += ["", *item_table(run["results"])]
     return "\n".join(lines) + "\n"
+
+
+def comparison_section(comparison: dict[str, Any]) -> list[str]:
+    """The comparison with the baseline, from its JSON form."""
+    from harness.analysis.compare import Comparison, Report, markdown
+
+    if comparison.get("error"):
+        return ["## Compared with the baseline", "", f"> **{comparison['error']}**"]
+    report = Report(
+        comparisons=[Comparison(**c) for c in comparison["comparisons"]],
+        added=comparison["added"],
+        removed=comparison["removed"],
+        changed_version=comparison["changed_version"],
+        errored=comparison["errored"],
+        flaky=comparison["flaky"],
+        new_errors=comparison.get("new_errors", []),
+        notes=comparison["notes"],
+        fail_margin=comparison["fail_margin"],
+        tolerance=comparison["tolerance"],
+    )
+    return markdown(report, comparison["baseline"])
 
 
 ITEM_ROWS = 500

@@ -117,7 +117,7 @@ def fmt_cell(cell: dict[str, Any] | None, digits: int = 1, interval: bool = True
     return text
 
 
-def _header(table: dict[str, Any]) -> list[str]:
+def table_header(table: dict[str, Any]) -> list[str]:
     labels = [name for name in table["rows_by"]]
     for section in table["sections"]:
         labels += [c["label"] for c in section["columns"]]
@@ -126,7 +126,7 @@ def _header(table: dict[str, Any]) -> list[str]:
     return [*labels, "items", "errors"]
 
 
-def _cells(table: dict[str, Any], row: dict[str, Any], interval: bool) -> list[str]:
+def table_row(table: dict[str, Any], row: dict[str, Any], interval: bool) -> list[str]:
     out = [str(row["key"][name]) if row["key"][name] is not None else "-" for name in table["rows_by"]]
     for section in table["sections"]:
         out += [fmt_cell(row["cells"].get(c["key"]), interval=interval) for c in section["columns"]]
@@ -137,20 +137,20 @@ def _cells(table: dict[str, Any], row: dict[str, Any], interval: bool) -> list[s
 
 def markdown_table(table: dict[str, Any]) -> list[str]:
     """The table as Markdown: each cell `mean [low, high]` (the 95 % interval)."""
-    header = _header(table)
+    header = table_header(table)
     groups = " | ".join(f"{s['title']}: {', '.join(c['label'] for c in s['columns'])}" for s in table["sections"])
     lines = [f"### {table['title']}", "", f"_{groups}. Each cell: mean [95 % interval] over scored items._"]
     if table.get("note"):
         lines += ["", f"_{table['note']}_"]
     lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(_cells(table, row, True)) + " |" for row in table["rows"]]
+    lines += ["| " + " | ".join(table_row(table, row, True)) + " |" for row in table["rows"]]
     return lines
 
 
 def terminal_table(table: dict[str, Any]) -> list[str]:
     """The table for the terminal: means only, aligned (intervals are in summary.md and results.json)."""
-    header = _header(table)
-    rows = [_cells(table, row, False) for row in table["rows"]]
+    header = table_header(table)
+    rows = [table_row(table, row, False) for row in table["rows"]]
     widths = [max(len(str(x)) for x in column) for column in zip(header, *rows, strict=True)]
     lines = [table["title"]]
     for row in [header, *rows]:

@@ -36,7 +36,39 @@ def write_summary(reporter: Any, state: Any, settings: Settings) -> None:
         reporter.write_line("")
         for line in terminal_table(table):
             reporter.write_line(line)
+    comparison = getattr(state, "comparison", None)
+    if comparison:
+        _write_comparison(reporter, comparison)
     for warning in [*settings.warnings, *state.warnings]:
         reporter.write_line(f"WARNING: {warning}", yellow=True)
     if settings.uses_local_models:
         reporter.write_line(f"NOTE: {LOCAL_NOTICE}", yellow=True)
+
+
+def _write_comparison(reporter: Any, comparison: dict[str, Any]) -> None:
+    reporter.write_line("")
+    if comparison.get("error"):
+        reporter.write_line(f"BASELINE: {comparison['error']}", red=True)
+        return
+    reporter.write_line(f"compared with {comparison['baseline']}:")
+    for c in comparison["comparisons"]:
+        if c["metric"] != "score":
+            continue
+        interval = "" if c["low"] is None else f" [{c['low']:+.1f}, {c['high']:+.1f}]"
+        detect = (
+            f", smallest detectable {c['detectable']:.1f}" if c["verdict"] == "inconclusive" and c["detectable"] else ""
+        )
+        reporter.write_line(
+            f"  {c['suite']:<24} {c['base_mean']:6.1f} -> {c['new_mean']:6.1f}  {c['delta']:+6.1f}{interval}  "
+            f"{c['verdict']}{detect}",
+            red=c["verdict"] == "regressed",
+            green=c["verdict"] == "improved",
+        )
+    for title, key in (("added", "added"), ("removed", "removed"), ("changed version", "changed_version"),
+                       ("new errors", "new_errors")):  # fmt: skip
+        if comparison.get(key):
+            reporter.write_line(f"  {title}: {len(comparison[key])} ({', '.join(comparison[key][:5])}...)")
+    if comparison.get("flaky"):
+        reporter.write_line(f"  flaky: {len(comparison['flaky'])} item(s) whose repeats straddle the threshold")
+    if comparison.get("gate"):
+        reporter.write_line(comparison["gate"].replace("**", ""), red=comparison["failed"], bold=True)

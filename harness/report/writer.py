@@ -105,27 +105,61 @@ def _tech_market_fit(run: dict[str, Any], settings: Settings) -> dict[str, Any]:
     return {**base, "unpriced": unpriced, **result.to_json()}
 
 
+def _comparison(run: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """This run against --baseline (the gate's verdict included)."""
+    from harness.analysis.compare import compare_runs, gate_line
+
+    assert settings.baseline is not None
+    try:
+        base = json.loads(settings.baseline.read_text(encoding="utf-8"))
+        report = compare_runs(base, run, fail_margin=settings.fail_margin, tolerance=settings.tolerance)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return {"baseline": str(settings.baseline), "error": f"the baseline cannot be read: {exc}", "failed": True}
+    label = f"{base.get('run', {}).get('run_id', '?')} ({settings.baseline})"
+    gate = gate_line(report) if settings.fail_margin is not None else None
+    return {"baseline": label, **report.to_json(), "gate": gate}
+
+
+def _write_html(run: dict[str, Any], directory: Path) -> Path | None:
+    """report.html; a failure to draw it is a warning, never the loss of the run's other files."""
+    from harness.report.html import write_html
+
+    try:
+        return write_html(run, directory / "report.html")
+    except Exception as exc:  # the JSON and Markdown reports come first
+        run["run"]["warnings"].append(f"report.html could not be written: {type(exc).__name__}: {exc}")
+        return None
+
+
 def write_run(config: pytest.Config, state: Any, settings: Settings, exit_status: int) -> dict[str, Any]:
     """Write the run's files and return the run document (with "report_dir" added)."""
     run = redact(build_run(config, state, settings, exit_status))
     directory = settings.report_dir / state.run_id
     directory.mkdir(parents=True, exist_ok=True)
+    _write_history(run, settings)  # first: Tech-Market Fit reads the history, this run included
+    if settings.hourly_rate is not None:
+        run["tech_market_fit"] = _tech_market_fit(run, settings)
+    if settings.baseline is not None:
+        run["comparison"] = _comparison(run, settings)
+        state.comparison = run["comparison"]
+    html = _write_html(run, directory)
     # Compact on purpose: json's C encoder is only used without indent (about 10x faster on large runs).
     # `harness report --json` or jq pretty-print it.
     (directory / "results.json").write_text(json.dumps(run, ensure_ascii=False), encoding="utf-8")
-    _write_history(run, settings)
-    if settings.hourly_rate is not None:
-        run["tech_market_fit"] = _tech_market_fit(run, settings)
     markdown = render_summary(run)
     (directory / "summary.md").write_text(markdown, encoding="utf-8")
     (settings.report_dir / "LATEST").write_text(state.run_id + "\n", encoding="utf-8")
+    if settings.save_baseline is not None:
+        settings.save_baseline.parent.mkdir(parents=True, exist_ok=True)
+        settings.save_baseline.write_text((directory / "results.json").read_text(encoding="utf-8"), encoding="utf-8")
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:
             handle.write(markdown + "\n")
     reporter = config.pluginmanager.getplugin("terminalreporter")
     if reporter is not None:
-        reporter.write_line(f"harness report: {directory / 'results.json'} and summary.md")
+        reporter.ensure_newline()
+        reporter.write_line(f"harness report: {html or directory / 'summary.md'} (data: {directory / 'results.json'})")
     else:
         print(f"harness report: {directory}", file=sys.stderr)
     return {**run, "report_dir": str(directory)}

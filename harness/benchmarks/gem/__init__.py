@@ -130,6 +130,20 @@ async def run_gem(task: Any, ctx: Any) -> Scores:
     return await evaluate_output(ctx, output)
 
 
+def estimate(task: Any, settings: Any) -> dict[str, Any]:
+    """Per item (one solution): the answer and the solution's own calls (an ad choice or a rewrite), then
+    the judged metrics (six per judge) and the sentence embeddings."""
+    from harness.estimate import Need, tokens
+
+    query = tokens(task.inputs.model_dump_json()) + 200
+    judged = len(task.scoring.judges) * len(settings.judge_models)
+    return {
+        "sut": Need(2, 2 * query + 600, 700),
+        "judge": Need(judged, judged * (query + 900), judged * 150),
+        "embed": Need(1, 450, 0),
+    }
+
+
 register_benchmark(
     Benchmark(
         kind="gem",
@@ -144,6 +158,7 @@ register_benchmark(
         labels=labels,
         check=check,
         tables=TABLES,
+        estimate=estimate,
         options=(
             Option(
                 "--solution",

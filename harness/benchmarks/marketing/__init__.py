@@ -268,6 +268,22 @@ def _short(row: dict[str, Any]) -> str:
     return (row.get("link") or row.get("name") or "-")[:60]
 
 
+def estimate(task: Any, settings: Any) -> dict[str, Any]:
+    """The agent's search (about five turns over profile pages), then per judge: the rubric (a summary per
+    client pick, the persona, the conditions; paid once per brief and judge) and a verdict per slot."""
+    from harness.estimate import Need, tokens
+
+    inputs = task.inputs
+    brief = tokens(inputs.brief.model_dump_json()) + 300
+    picks, k, judges = len(task.ground_truth.selected), inputs.k, len(settings.judge_models)
+    sut = Need(5, sum(brief + 1500 * step for step in range(5)), 600)
+    rubric_in = picks * (brief + 1500) + (brief + 350 * picks) + brief
+    judge = Need(
+        judges * (picks + 2 + k), judges * (rubric_in + k * (brief + 2200)), judges * (picks * 300 + 1100 + k * 500)
+    )
+    return {"sut": sut, "judge": judge}
+
+
 def labels(task: Any) -> dict[str, str]:
     return {"industry": task.inputs.industry, "environment": task.inputs.environment}
 
@@ -361,5 +377,6 @@ register_benchmark(
         labels=labels,
         check=check,
         tables=(LEADERBOARD,),
+        estimate=estimate,
     )
 )

@@ -148,6 +148,23 @@ async def run_recruitment(task: Any, ctx: Any) -> Scores:
     )
 
 
+def estimate(task: Any, settings: Any) -> dict[str, Any]:
+    """A world task searches and reads a few pages (about four turns, each rereading what came before);
+    an open-web task is one answer. One judge call per judge, on the truth and the answer."""
+    from harness.estimate import Need, tokens
+
+    inputs = task.inputs
+    prompt = tokens(inputs.model_dump_json()) + 250
+    truth = tokens(task.ground_truth.model_dump_json())
+    if inputs.environment == "open-web":
+        sut = Need(1, prompt, 700)
+    else:
+        turns = min(inputs.limits.max_steps, 4)
+        sut = Need(turns, sum(prompt + 1200 * step for step in range(turns)), 150 * turns + 500)
+    judges = len(settings.judge_models)
+    return {"sut": sut, "judge": Need(judges, judges * (prompt + truth + 1200), judges * 400)}
+
+
 def labels(task: Any) -> dict[str, str]:
     return {"type": LABELS[task.kind], "environment": task.inputs.environment}
 
@@ -220,6 +237,7 @@ _COMMON = {
     "labels": labels,
     "check": check,
     "level_range": (1, 5),
+    "estimate": estimate,
 }
 register_benchmark(
     Benchmark(
