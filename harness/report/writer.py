@@ -158,7 +158,9 @@ def write_run(config: pytest.Config, state: Any, settings: Settings, exit_status
             handle.write(markdown + "\n")
     reporter = config.pluginmanager.getplugin("terminalreporter")
     if reporter is not None:
-        reporter.ensure_newline()
+        writer = getattr(reporter, "_tw", None)  # xdist's progress leaves "[100%]" without a newline
+        if writer is not None and getattr(writer, "width_of_current_line", 0):
+            writer.line()
         reporter.write_line(f"harness report: {html or directory / 'summary.md'} (data: {directory / 'results.json'})")
     else:
         print(f"harness report: {directory}", file=sys.stderr)
