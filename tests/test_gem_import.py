@@ -92,11 +92,12 @@ def test_ca_prod_keeps_csv_quoting_file_order_and_conflicting_labels(imported: t
 @pytest.mark.parametrize(
     ("break_it", "needle"),
     [
-        (
+        pytest.param(
             lambda d: [
                 (d / "lm_market" / f).write_text(json.dumps(["x"] * 99)) for f in ("prompts.json", "categories.json")
             ],
             "lm_market/prompts.json: expected 100",
+            marks=needs_release,  # the official counts; the sample's own refusal is tested below
         ),
         (
             lambda d: (d / "mt_human" / "categories.json").write_text(json.dumps(["Humanities"] * 9)),
@@ -117,6 +118,15 @@ def test_a_broken_copy_is_refused_naming_the_file(tmp_path: Path, break_it, need
     with pytest.raises(ImportError_) as caught:
         import_gem_bench(copy, tmp_path / "out", expect="official" if source == RELEASE else "any")
     assert needle in str(caught.value)
+
+
+def test_the_sample_is_not_taken_for_the_official_release(tmp_path: Path) -> None:
+    """Without --expect any, counts that are not the release's are refused, naming the file and both counts."""
+    with pytest.raises(ImportError_) as caught:
+        import_gem_bench(REPO / "fixtures" / "gem" / "sample", tmp_path / "out")
+    message = str(caught.value)
+    assert "mt_human/prompts.json: expected 10 mt_human prompts" in message and "found 6" in message
+    assert "--expect any" in message and not (tmp_path / "out").exists()
 
 
 def test_a_broken_ad_database_names_the_key(tmp_path: Path) -> None:
