@@ -48,7 +48,7 @@ def suite_scores(suites: dict[str, dict[str, Any]]) -> str | None:
         mean = stats["mean_score"]
         low, high = stats.get("score_interval") or (mean, mean)
         axes.errorbar(mean, position, xerr=[[mean - low], [high - mean]], fmt="o", color=COLOURS[0], capsize=4)
-        axes.annotate(f"{mean:.1f}", (mean, position), xytext=(0, 7), textcoords="offset points", ha="center")
+        axes.annotate(f"{mean:.1f}", (high, position), xytext=(6, 0), textcoords="offset points", va="center")
     axes.set_yticks(range(len(rows)), [name for name, _ in rows])
     axes.set_ylim(-0.7, len(rows) - 0.3)
     axes.invert_yaxis()
