@@ -21,10 +21,6 @@ def _add_common(parser: argparse.ArgumentParser, *, table: bool = True) -> None:
         parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
-def _load_run(report_dir: Path, run_id: str | None) -> dict[str, Any]:
-    return load_run(report_dir, run_id)
-
-
 def _runs_newest_first(report_dir: Path) -> list[Path]:
     return sorted((p for p in report_dir.glob("*/results.json")), key=lambda p: p.parent.name, reverse=True)
 
@@ -40,7 +36,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if len(args.run) > 1:
         return _report_several(args)
     run_id = args.run[0] if args.run else "latest"
-    run = _load_run(Path(args.report_dir), run_id)
+    run = load_run(Path(args.report_dir), run_id)
     if args.html:
         from harness.report.html import write_html
 
@@ -60,7 +56,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def _report_several(args: argparse.Namespace) -> int:
     from harness.report.leaderboard import board_rows, leaderboard, markdown_board
 
-    board = leaderboard([_load_run(Path(args.report_dir), run_id) for run_id in args.run])
+    board = leaderboard([load_run(Path(args.report_dir), run_id) for run_id in args.run])
     if args.json:
         print(json.dumps(board, indent=1))
     elif args.markdown:

@@ -88,6 +88,18 @@ def comparison_deltas(comparisons: list[dict[str, Any]], fail_margin: float | No
     return svg_text(figure)
 
 
+def list_price(result: dict[str, Any]) -> float:
+    """What an item's calls cost at list price, paid now or by the run whose replies the cache kept (older
+    results carry only what this run paid)."""
+    usage = result.get("usage") or {}
+    return float(usage.get("priced_usd", usage.get("cost_usd")) or 0.0)
+
+
+def item_tokens(result: dict[str, Any]) -> int:
+    usage = result.get("usage") or {}
+    return int(usage.get("input_tokens", 0) + usage.get("output_tokens", 0))
+
+
 def cost_against_score(results: list[dict[str, Any]]) -> tuple[str | None, str]:
     """Every scored item: what it cost (dollars at list price, or tokens where no price is known) against
     its score, one colour per suite. Returns the SVG and the unit on the x axis."""
@@ -95,16 +107,11 @@ def cost_against_score(results: list[dict[str, Any]]) -> tuple[str | None, str]:
     if not scored:
         return None, ""
 
-    def priced(result: dict[str, Any]) -> float:
-        usage = result.get("usage") or {}
-        return float(usage.get("priced_usd", usage.get("cost_usd")) or 0.0)
-
-    use_dollars = any(priced(r) > 0 for r in scored)
+    use_dollars = any(list_price(r) > 0 for r in scored)
     unit = "cost per item (USD, list price)" if use_dollars else "tokens per item (no price is known for these models)"
 
     def x_of(result: dict[str, Any]) -> float:
-        usage = result.get("usage") or {}
-        return priced(result) if use_dollars else float(usage.get("input_tokens", 0) + usage.get("output_tokens", 0))
+        return list_price(result) if use_dollars else float(item_tokens(result))
 
     figure, axes = new_figure(7.5, 4.2, salt="cost-score")
     suites = sorted({r.get("suite") or "?" for r in scored})

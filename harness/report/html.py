@@ -19,8 +19,9 @@ from typing import Any
 
 from harness.report import charts
 from harness.report.agreement import markdown_agreement
+from harness.report.markdown import SUITE_COLUMNS, suite_cells
 from harness.report.md_html import to_html
-from harness.report.tables import table_header, table_row
+from harness.report.tables import table_caption, table_header, table_row
 
 TOP_ITEMS = 15  # the slowest and the most expensive
 ERROR_ROWS = 200
@@ -148,34 +149,16 @@ def _notices(run: dict[str, Any]) -> str:
 
 
 def _suite_rows(run: dict[str, Any]) -> list[list[str]]:
-    rows = []
-    for name, s in [*sorted(run["suites"].items()), ("all", run["totals"])]:
-        interval = s.get("score_interval")
-        cost = f"${s.get('cost_usd', 0):.4f}" + ("" if s.get("cost_known", True) else " (+unknown)")
-        rows.append(
-            [
-                f"<strong>{_e(name)}</strong>" if name == "all" else _e(name),
-                str(s["items"]),
-                _num(s.get("mean_score")),
-                "-" if not interval else f"{interval[0]:.1f} - {interval[1]:.1f}",
-                "-" if s.get("pass_rate") is None else f"{s['pass_rate'] * 100:.1f}%",
-                str(s["passed"]),
-                str(s["failed"]),
-                str(s["errors"]),
-                f"{s['input_tokens']:,} / {s['output_tokens']:,}",
-                cost,
-                f"{s['cache_hits']} / {s['calls']}",
-            ]
-        )
-    return rows
+    rows = [[_e(c) for c in suite_cells(name, s)] for name, s in sorted(run["suites"].items())]
+    totals = [_e(c) for c in suite_cells("all", run["totals"])]
+    return [*rows, [f"<strong>{totals[0]}</strong>", *totals[1:]]]
 
 
 def _scores(run: dict[str, Any]) -> str:
-    header = ["suite", "items", "mean score", "95 % interval", "pass rate", "passed", "failed", "errors",
-              "tokens in / out", "cost", "cache hits / calls"]  # fmt: skip
+    header = [_e(c) for c in SUITE_COLUMNS]
     return (
         '<section id="scores"><h2>Scores</h2>'
-        + _table(header, _suite_rows(run), numeric=set(range(1, 11)))
+        + _table(header, _suite_rows(run), numeric=set(range(1, len(header))))
         + _chart(charts.suite_scores(run["suites"]), "Mean score per suite with its 95 % interval.")
         + "</section>"
     )
@@ -188,9 +171,8 @@ def _benchmark_tables(run: dict[str, Any]) -> str:
         return ""
     parts = ['<section id="tables"><h2>Benchmark tables</h2>']
     for table in tables:
-        groups = "; ".join(f"{s['title']}: {', '.join(c['label'] for c in s['columns'])}" for s in table["sections"])
         parts.append(f"<h3>{_e(table['title'])}</h3>")
-        parts.append(f'<p class="muted">{_e(groups)}. Each cell: mean [95 % interval] over scored items.</p>')
+        parts.append(f'<p class="muted">{_e(table_caption(table))}</p>')
         if table.get("note"):
             parts.append(f'<p class="muted">{_e(table["note"])}</p>')
         header = [_e(h) for h in table_header(table)]
@@ -257,15 +239,8 @@ def _top_items(run: dict[str, Any], anchors: dict[int, str]) -> str:
     def usage(r: dict[str, Any]) -> dict[str, Any]:
         return r.get("usage") or {}
 
-    def spend(r: dict[str, Any]) -> tuple[float, int]:
-        u = usage(r)
-        return (
-            float(u.get("priced_usd", u.get("cost_usd")) or 0.0),
-            u.get("input_tokens", 0) + u.get("output_tokens", 0),
-        )
-
     slowest = sorted(results, key=lambda r: -(r.get("latency_s") or 0.0))[:TOP_ITEMS]
-    costliest = sorted(results, key=lambda r: tuple(-x for x in spend(r)))[:TOP_ITEMS]
+    costliest = sorted(results, key=lambda r: (-charts.list_price(r), -charts.item_tokens(r)))[:TOP_ITEMS]
     header = ["item", "outcome", "score", "latency", "calls", "tokens in / out", "cost (list price)"]
 
     def rows(chosen: list[dict[str, Any]]) -> list[list[str]]:
@@ -277,7 +252,7 @@ def _top_items(run: dict[str, Any], anchors: dict[int, str]) -> str:
                 f"{_num(r.get('latency_s'))} s",
                 str(usage(r).get("calls", 0)),
                 f"{usage(r).get('input_tokens', 0):,} / {usage(r).get('output_tokens', 0):,}",
-                f"${spend(r)[0]:.4f}",
+                f"${charts.list_price(r):.4f}",
             ]
             for r in chosen
         ]

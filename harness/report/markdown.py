@@ -25,19 +25,23 @@ def _interval(stats: dict[str, Any]) -> str:
     return f"{bounds[0]:.1f}-{bounds[1]:.1f}" if bounds else "-"
 
 
+SUITE_COLUMNS = ("suite", "items", "mean score", "95 % interval", "pass rate", "passed", "failed", "errors",
+                 "tokens in/out", "cost", "cache hits")  # fmt: skip
+
+
+def suite_cells(name: str, s: dict[str, Any]) -> list[str]:
+    """One suite's row (or the totals'), as plain text: summary.md and report.html show the same."""
+    return [
+        name, str(s["items"]), _num(s["mean_score"]), _interval(s), _pct(s["pass_rate"]), str(s["passed"]),
+        str(s["failed"]), str(s["errors"]), f"{s['input_tokens']:,}/{s['output_tokens']:,}", _cost(s),
+        f"{s['cache_hits']}/{s['calls']}",
+    ]  # fmt: skip
+
+
 def suite_table(suites: dict[str, dict[str, Any]], totals: dict[str, Any]) -> list[str]:
-    lines = [
-        "| suite | items | mean score | 95 % interval | pass rate | passed | failed | errors | tokens in/out | cost "
-        "| cache hits |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    lines = ["| " + " | ".join(SUITE_COLUMNS) + " |", "|---|" + "---:|" * (len(SUITE_COLUMNS) - 1)]
     for name, s in [*suites.items(), ("**all**", totals)]:
-        lines.append(
-            f"| {name} | {s['items']} | {_num(s['mean_score'])} | {_interval(s)} | {_pct(s['pass_rate'])} | "
-            f"{s['passed']} | "
-            f"{s['failed']} | {s['errors']} | {s['input_tokens']:,}/{s['output_tokens']:,} | {_cost(s)} | "
-            f"{s['cache_hits']}/{s['calls']} |"
-        )
+        lines.append("| " + " | ".join(suite_cells(name, s)) + " |")
     return lines
 
 

@@ -135,11 +135,16 @@ def table_row(table: dict[str, Any], row: dict[str, Any], interval: bool) -> lis
     return [*out, str(row["items"]), str(row["errors"])]
 
 
+def table_caption(table: dict[str, Any]) -> str:
+    """What the columns are, section by section, and what a cell holds."""
+    groups = "; ".join(f"{s['title']}: {', '.join(c['label'] for c in s['columns'])}" for s in table["sections"])
+    return f"{groups}. Each cell: mean [95 % interval] over scored items."
+
+
 def markdown_table(table: dict[str, Any]) -> list[str]:
     """The table as Markdown: each cell `mean [low, high]` (the 95 % interval)."""
     header = table_header(table)
-    groups = " | ".join(f"{s['title']}: {', '.join(c['label'] for c in s['columns'])}" for s in table["sections"])
-    lines = [f"### {table['title']}", "", f"_{groups}. Each cell: mean [95 % interval] over scored items._"]
+    lines = [f"### {table['title']}", "", f"_{table_caption(table)}_"]
     if table.get("note"):
         lines += ["", f"_{table['note']}_"]
     lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

@@ -145,13 +145,14 @@ def write_run(config: pytest.Config, state: Any, settings: Settings, exit_status
     html = _write_html(run, directory)
     # Compact on purpose: json's C encoder is only used without indent (about 10x faster on large runs).
     # `harness report --json` or jq pretty-print it.
-    (directory / "results.json").write_text(json.dumps(run, ensure_ascii=False), encoding="utf-8")
+    document = json.dumps(run, ensure_ascii=False)
+    (directory / "results.json").write_text(document, encoding="utf-8")
     markdown = render_summary(run)
     (directory / "summary.md").write_text(markdown, encoding="utf-8")
     (settings.report_dir / "LATEST").write_text(state.run_id + "\n", encoding="utf-8")
     if settings.save_baseline is not None:
         settings.save_baseline.parent.mkdir(parents=True, exist_ok=True)
-        settings.save_baseline.write_text((directory / "results.json").read_text(encoding="utf-8"), encoding="utf-8")
+        settings.save_baseline.write_text(document, encoding="utf-8")
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:
