@@ -9,6 +9,7 @@ machine's mood affects both alike. Prints, median of N runs, at --concurrency 64
   - wall time of each, and the ratio harness / floor (target: at most 1.25x at 64),
   - CPU per call of each (user + sys of the whole process / 800; targets: at most 2.5 ms at 64, 3 ms at 16),
   - peak memory of the pytest process;
+  - at 64, the same run with --no-html: what report.html (matplotlib's import and the charts) adds per run;
 then the wall time of a fully cached rerun and `pytest --collect-only` of 1,000 tasks.
 
     python bench/bench_harness.py [--repeats 3] [--items 400] [--latency 0.2]
@@ -146,7 +147,7 @@ def main() -> None:
             f"median of {args.repeats}, whole pytest process (start-up included); {os.cpu_count()} CPUs"
         )
         for concurrency in (64, 16):
-            harness_runs, floor_runs, rss = [], [], []
+            harness_runs, floor_runs, rss, bare_runs = [], [], [], []
             for repeat in range(args.repeats):
                 cache = root / f"cache-{concurrency}-{repeat}"  # a fresh cache: every call is made and stored
                 wall, cpu, peak, tail = run_pytest(
@@ -155,6 +156,11 @@ def main() -> None:
                 harness_runs.append((wall, cpu))
                 rss.append(peak)
                 floor_runs.append(run_floor(f"{stub.api_base}/chat/completions", args.items, concurrency))
+                if concurrency == 64:  # the same run without report.html: what the report's charts cost
+                    bare = root / f"cache-bare-{repeat}"
+                    bare_runs.append(
+                        run_pytest(root, [*common, "--concurrency", "64", "--cache-dir", str(bare), "--no-html"])
+                    )
             wall_h = statistics.median(w for w, _ in harness_runs)
             wall_f = statistics.median(w for w, _ in floor_runs)
             cpu_h = statistics.median(c for _, c in harness_runs) / calls * 1000
@@ -171,6 +177,14 @@ def main() -> None:
                 + verdict(round(cpu_h, 2), target["cpu_ms"])
                 + f"; peak RSS {max(rss) / 1024:.0f} MiB"
             )
+            if bare_runs:
+                wall_b = statistics.median(b[0] for b in bare_runs)
+                cpu_b = statistics.median(b[1] for b in bare_runs) / calls * 1000
+                print(
+                    f"    without report.html (--no-html): {wall_b:.2f} s, ratio {wall_b / wall_f:.2f}x, CPU per call "
+                    f"{cpu_b:.2f} ms: the report costs "
+                    f"{wall_h - wall_b:.2f} s and {(cpu_h - cpu_b) * calls / 1000:.2f} s of CPU per run, not per call"
+                )
         cache_dir = root / "cache"
         run_pytest(root, [*common, "--concurrency", "64", "--cache-dir", str(cache_dir)])
         cached = [

@@ -170,7 +170,18 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     for item in session.items:
         if isinstance(item, TaskItem):
             item.start_work()
+    if state.total_items and session.config.stash[SETTINGS].html:
+        _prepare_charts()
     return None
+
+
+def _prepare_charts() -> None:
+    """The HTML report's charts need matplotlib: import it while the items wait on their models, not after."""
+    import threading
+
+    from harness.report.charts import prepare
+
+    threading.Thread(target=prepare, name="harness-prepare-charts", daemon=True).start()
 
 
 def _print_estimate(session: pytest.Session) -> None:

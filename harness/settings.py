@@ -172,6 +172,12 @@ def add_options(parser: Any) -> None:
     add("--tolerance", type=float, default=2.0, help="Changes within +-this many points count as unchanged.")
     add("--save-baseline", default=None, metavar="PATH", help="Copy this run's results.json to PATH.")
     add(
+        "--no-html",
+        action="store_true",
+        help="Skip report.html (its charts cost about 0.5 s of CPU per run); `harness report RUN --html` "
+        "builds it later from results.json.",
+    )
+    add(
         "--estimate",
         action="store_true",
         help="Print the calls, tokens and dollars the run will take (by suite), make no call, and exit 0.",
@@ -222,6 +228,7 @@ class Settings:
     tolerance: float = 2.0
     save_baseline: Path | None = None
     sample: int | None = None
+    html: bool = True
     judge_api_key_env: str | None = None
     embedding_api_base: str | None = None
     embedding_api_key_env: str | None = None
@@ -399,6 +406,7 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         tolerance=opt.tolerance,
         save_baseline=Path(opt.save_baseline) if opt.save_baseline else None,
         sample=opt.sample,
+        html=not opt.no_html,
         judge_models=judges,
         judge_api_base=opt.judge_api_base,
         judge_api_key_env=opt.judge_api_key_env,

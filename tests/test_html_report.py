@@ -147,3 +147,14 @@ def test_the_report_opens_in_chromium_offline_with_every_section(report_with_bas
     assert image.size[0] == 1280 and image.size[1] > 900
     assert max(histogram) / sum(histogram) < 0.97  # not one flat colour
     assert sum(1 for count in histogram if count) > 20  # text, rules and charts, not a blank page
+
+
+def test_no_html_skips_the_page_and_the_cli_builds_it_later(project: Project, stub: Any) -> None:
+    project.copy_sample()
+    out = project.pytest("evals/sample", *stub_args(stub), "-k", "capital", "--no-html")
+    folder = out.report_dir / out.run["run"]["run_id"]
+    assert (folder / "results.json").is_file() and not (folder / "report.html").exists()
+    built = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "report", str(folder), "--html"], capture_output=True, text=True
+    )
+    assert built.returncode == 0 and (folder / "report.html").is_file()

@@ -142,7 +142,7 @@ def write_run(config: pytest.Config, state: Any, settings: Settings, exit_status
     if settings.baseline is not None:
         run["comparison"] = _comparison(run, settings)
         state.comparison = run["comparison"]
-    html = _write_html(run, directory)
+    html = _write_html(run, directory) if settings.html else None
     # Compact on purpose: json's C encoder is only used without indent (about 10x faster on large runs).
     # `harness report --json` or jq pretty-print it.
     document = json.dumps(run, ensure_ascii=False)
