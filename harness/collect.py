@@ -74,6 +74,25 @@ class ItemSpec:
     task_path: Path
 
 
+class _OneLineReports:
+    """pytest asks the item for the text of a failure (`repr_failure` in the call phase, `_repr_failure_py`
+    in setup and teardown); a harness item answers with its one line (harness.report.one_line), so pytest
+    never formats a traceback for it: a failed item costs what a passed one does."""
+
+    config: pytest.Config
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        return self._one_line(excinfo)
+
+    def _repr_failure_py(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        return self._one_line(excinfo)
+
+    def _one_line(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:
+        from harness.report.one_line import one_line_report
+
+        return one_line_report(self.config, excinfo.value)
+
+
 class TaskFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         shown = _display_path(self.path, self.config)
@@ -190,7 +209,7 @@ def reject_duplicate_ids(items: list[pytest.Item]) -> list[pytest.Item]:
     return out
 
 
-class TaskItem(pytest.Item):
+class TaskItem(_OneLineReports, pytest.Item):
     """One (task, variant, repeat). Setup does the model work (so a provider or judge failure is a pytest
     error); the call phase only compares the score with the pass threshold (a low score is a failure)."""
 
@@ -236,7 +255,7 @@ class TaskItem(pytest.Item):
             settings = self.config.stash[SETTINGS]
             shared = xdist_support.is_worker(self.config)
             state.runner = Runner(
-                lambda: build_services(settings, state.run_id, shared_cache=shared),
+                lambda: build_services(settings, state.run_id, shared_cache=shared, local=state.local_endpoint),
                 max_items_in_flight=ITEM_WINDOW * settings.concurrency,
             )
             if state.progress is not None:
@@ -307,7 +326,7 @@ class ItemError(HarnessError):
         self.traceback = traceback
 
 
-class InvalidTaskItem(pytest.Item):
+class InvalidTaskItem(_OneLineReports, pytest.Item):
     """A task entry (or a whole file) that failed validation; it errors with the located problems."""
 
     def __init__(self, *, problems: list[TaskProblem], suite: str, **kwargs: Any) -> None:

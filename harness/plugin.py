@@ -45,14 +45,36 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SETTINGS] = settings
     _check_system_under_test(settings)
     run_id = xdist_support.shared_run_id(config) or new_run_id()
-    config.stash[RUN_STATE] = RunState(run_id=run_id, started_at=time.time())
+    state = config.stash[RUN_STATE] = RunState(run_id=run_id, started_at=time.time())
+    _serve_local_model(config, settings, state)
     if not xdist_support.is_worker(config):
         config.pluginmanager.register(ResultCollector(config), "harness-collector")
     if xdist_support.is_controller(config) and config.pluginmanager.hasplugin("xdist"):
+        local = state.local_endpoint.to_json() if state.local_endpoint is not None else None
         config.pluginmanager.register(
-            xdist_support.ControllerHooks(run_id, config.stash[RUN_STATE]), "harness-xdist-controller"
+            xdist_support.ControllerHooks(run_id, state, local), "harness-xdist-controller"
         )
     _prewarm_http_client(config, settings)
+
+
+def _serve_local_model(config: pytest.Config, settings: Any, state: RunState) -> None:
+    """One embedded-model process for the whole run, owned by the controller (or the only process): it
+    listens now and starts the model on the first call; xdist workers get its address. Runs that cannot
+    call it (other models, --collect-only, --estimate) start nothing."""
+    from harness.local.service import LocalEndpoint
+
+    shared = xdist_support.shared_local_model(config)
+    if shared is not None:
+        state.local_endpoint = LocalEndpoint.from_json(shared)
+        return
+    if xdist_support.is_worker(config) or not settings.uses_local_chat:
+        return
+    if config.option.collectonly or getattr(config.option, "estimate", False):
+        return
+    from harness.local.service import LocalModelService
+
+    state.local_model = LocalModelService()
+    state.local_endpoint = state.local_model.endpoint
 
 
 def _prewarm_http_client(config: pytest.Config, settings: Any) -> None:
@@ -211,12 +233,9 @@ def _print_estimate(session: pytest.Session) -> None:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     report = yield
     if isinstance(item, TaskItem | InvalidTaskItem):
-        from harness.report.one_line import error_of, one_line_report
+        from harness.report.one_line import error_of
 
-        error = error_of(call) if call.excinfo is not None else None
-        longrepr = one_line_report(item, call)
-        if longrepr is not None:
-            report.longrepr = longrepr
+        error = error_of(call.excinfo.value) if call.excinfo is not None else None
         result = item.result_for_report(call.when, report.outcome, error)
         if result is not None:
             report.harness_result = result
@@ -339,6 +358,22 @@ def pytest_cmdline_main(config: pytest.Config) -> Any:
     return (yield)
 
 
+def _stop_local_model(state: RunState) -> None:
+    service, state.local_model = state.local_model, None
+    if service is not None:
+        deaths = service.deaths
+        service.close()
+        if deaths:
+            state.warnings.append(f"the embedded model's process stopped during the run ({'; '.join(deaths)})")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A session that ends early (an interrupt, a usage error) still stops the model's process."""
+    state = config.stash.get(RUN_STATE, None)
+    if state is not None:
+        _stop_local_model(state)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
@@ -348,6 +383,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         state.runner = None
         runner.close()
         state.warnings.extend(runner.warnings)
+    _stop_local_model(state)
     if xdist_support.is_worker(config) or config.option.collectonly or not state.results:
         return
     from harness.report.writer import write_run

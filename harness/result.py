@@ -12,6 +12,7 @@ from harness.errors import HarnessError
 from harness.llm.records import CallRecord
 from harness.scores import Scores
 from harness.secrets import redact_text
+from harness.tracebacks import plain_traceback
 
 RESULT_SCHEMA_VERSION = 2
 
@@ -71,7 +72,7 @@ def describe_exception(exc: BaseException) -> dict[str, str]:
         return {"kind": exc.kind, "message": redact_text(str(exc))[:2000]}
     frames = traceback.extract_tb(exc.__traceback__)
     where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
-    text = "".join(traceback.format_exception(exc)[-40:])
+    text = "".join(plain_traceback(exc).splitlines(keepends=True)[-80:])
     return {
         "kind": "internal",
         "message": redact_text(f"{type(exc).__name__}: {exc}{where}")[:2000],

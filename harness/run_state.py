@@ -30,6 +30,8 @@ class RunState:
     runner: Any = None  # harness.runner.Runner, built on first use
     progress: Any = None  # harness.progress.Progress in the controller
     comparison: dict[str, Any] | None = None  # against --baseline, once the run is written
+    local_model: Any = None  # harness.local.service.LocalModelService, in the process that owns the run
+    local_endpoint: Any = None  # where this process sends the embedded model's calls (LocalEndpoint)
 
     def add_result(self, result: dict[str, Any]) -> None:
         self.results.append(result)

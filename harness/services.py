@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from harness.cache import CallCache
 from harness.context import Endpoint, Resources, Services
@@ -30,7 +31,9 @@ def prompt_library(rootdir: Path) -> PromptLibrary:
     return PromptLibrary([rootdir / "prompts", builtin_prompts_dir()])
 
 
-def build_services(settings: Settings, run_id: str, *, shared_cache: bool = False) -> Services:
+def build_services(settings: Settings, run_id: str, *, shared_cache: bool = False, local: Any = None) -> Services:
+    """`local`: where the run's embedded model serves (harness.local.service.LocalEndpoint); None lets the
+    client start a model process of its own if it needs one."""
     cache = CallCache(settings.cache_dir, settings.cache_mode, shared=shared_cache)
     budget = Budget(settings.max_cost_usd, settings.cache_dir / "ledger", run_id)
     client = LLMClient(
@@ -42,6 +45,7 @@ def build_services(settings: Settings, run_id: str, *, shared_cache: bool = Fals
             route=settings.route,
             max_cost_usd=settings.max_cost_usd,
             user_prices=load_price_file(settings.price_file) if settings.price_file else {},
+            local_endpoint=local,
         ),
         cache,
         budget,

@@ -246,6 +246,11 @@ class Settings:
         return self.benchmark_options.get(name, default)
 
     @property
+    def uses_local_chat(self) -> bool:
+        """Whether anything in the run may call the embedded chat model (an agent's model handle included)."""
+        return any(m.startswith("local/") for m in [self.model, *self.judge_models])
+
+    @property
     def external_agent(self) -> bool:
         """An agent outside the harness's process (a command or a service), reached through the gateway."""
         return bool(self.agent_cmd or self.agent_url)

