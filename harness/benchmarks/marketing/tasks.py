@@ -69,12 +69,27 @@ class InfluencerSearchInputs(BaseModel):
 
 
 class NearMiss(BaseModel):
-    """A creator in the pool who looks right but fails one requirement (for people and for tests)."""
+    """A creator in the pool who looks right but fails one requirement that their page shows: the rubric's
+    contrast to the picks (what the client did not choose, and why), and the tests' decoys."""
 
     model_config = STRICT
 
     url: str = Field(min_length=1)
     why: str = Field(min_length=5, max_length=400)
+    lookalike: bool = Field(
+        default=False, description="Shares the picks' platform, region and niche: only the stated requirement differs."
+    )
+
+
+class BriefChecks(BaseModel):
+    """What the brief requires, in a form tests check every pick's page against (the agent never sees it)."""
+
+    model_config = STRICT
+
+    regions: tuple[str, ...] = Field(min_length=1, description="The creators' countries the campaign accepts.")
+    languages: tuple[str, ...] = Field(min_length=1, description="The languages the creators may post in.")
+    avoid: tuple[str, ...] = Field(default=(), description="Words the brief rules out: no pick's page holds one.")
+    quantity: tuple[int, int] = Field(description="The brief's quantity range (min, max); k lies in it.")
 
 
 class InfluencerSearchTruth(BaseModel):
@@ -84,6 +99,7 @@ class InfluencerSearchTruth(BaseModel):
         min_length=2, max_length=30, description="Profile links of the influencers the client finally selected."
     )
     near_misses: tuple[NearMiss, ...] = Field(default=(), max_length=30)
+    checks: BriefChecks | None = Field(default=None, description="For consistency tests of shipped briefs.")
 
 
 class InfluencerSearchScoring(BaseModel):

@@ -1,0 +1,577 @@
+"""The creator pool of xbench Marketing: its sources (fixtures/creators/*.yaml), its generator
+(scripts/generate_creator_pool.py), the pages it writes (fixtures/worlds/creator-pool/) and the briefs that rely on
+them (evals/marketing/*.yaml). Fast, no model.
+
+Three kinds of tests:
+- the generator, on group files written here (tmp_path): deterministic, strict, honours the overrides, its
+  layouts add no prose of their own;
+- the committed pool: every page keeps the consistency rules, is what the generator writes, reads like a person
+  wrote it (no sentence pattern on more than 3 % of pages);
+- every brief against its group file and the pages: picks, near misses and look-alikes as the brief lists them,
+  each page supporting (or visibly failing) the brief.
+Failures list the offending creators by file and handle, for the people writing them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import statistics
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from helpers import REPO
+
+from harness.benchmarks.marketing.links import ProfileKey, profile_key
+from harness.task import load_task_file
+from harness.world import Page, read_pages
+from scripts.creator_pool import numbers, render
+from scripts.creator_pool.schema import CREATORS, Creator, load_files, rules
+
+POOL = REPO / "fixtures" / "worlds" / "creator-pool"
+BRIEFS = sorted((REPO / "evals" / "marketing").glob("*.yaml"))
+GENERATOR = REPO / "scripts" / "generate_creator_pool.py"
+RULES = rules()
+TARGET_CREATORS = 836  # the paper's pool size
+SKELETON_SHARE = 0.03  # no sentence pattern on more than 3 % of pages
+LAYOUTS = sorted(render.LAYOUT_WEIGHTS["YouTube"])
+
+
+def listing(problems: list[str], limit: int = 60) -> str:
+    more = f"\n... and {len(problems) - limit} more" if len(problems) > limit else ""
+    return f"{len(problems)} problems:\n" + "\n".join(problems[:limit]) + more
+
+
+# -- creators written here ----------------------------------------------------------------------------------------
+
+WORDS = [a + b for a in ("bra", "cel", "dov", "fen", "gul", "hask", "jor", "kel", "lum", "mir", "nox", "pel",
+                         "quar", "ros", "sul", "tav", "vex", "wim", "yal", "zet")
+         for b in ("an", "ie", "or", "ust", "ple", "ow", "ik", "em")]  # fmt: skip
+
+
+def prose(rng: random.Random, sentences: int) -> str:
+    """Unique nonsense in lowercase sentences: any sentence pattern two pages share comes from a layout."""
+    return " ".join(
+        rng.choice(WORDS).capitalize() + " " + " ".join(rng.choices(WORDS, k=rng.randint(8, 13))) + "."
+        for _ in range(sentences)
+    )
+
+
+def a_creator(i: int, **fields: Any) -> dict[str, Any]:
+    rng = random.Random(i)
+    handle = f"maker{i:03d}.{rng.choice(WORDS)}"
+    language = fields.get("language", "English")
+    creator = {
+        "handle": handle,
+        "platform": ("YouTube", "TikTok", "Instagram")[i % 3],
+        "name": f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS).capitalize()}",
+        "presenter": "female" if i % 2 else "male",
+        "role": "filler",
+        "niche": "personal finance",
+        "sub_niches": ["budgeting"],
+        "region": "United States",
+        "city": "Columbus, Ohio",
+        "language": language,
+        "since": 2019,
+        "followers": 123_457 + 7919 * i,
+        "bio": prose(rng, 3) + " budgeting",
+        "content": prose(rng, 3),
+        "recent": [f"{rng.choice(WORDS)} {rng.choice(WORDS)} {rng.choice(WORDS)} {n}" for n in range(4)],
+        "brand_history": [
+            {
+                "brand": rng.choice(WORDS).capitalize() + "ly",
+                "category": f"{rng.choice(WORDS)} app",
+                "format": f"{rng.choice(WORDS)} integration",
+                "year": 2025,
+                "outcome": prose(rng, 1),
+            }
+        ],
+        "notes": prose(rng, 2),
+    }
+    return {**creator, **fields}
+
+
+def write_group(folder: Path, name: str, creators: list[dict[str, Any]]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.yaml"
+    path.write_text(yaml.safe_dump({"group": name, "creators": creators}, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def generate(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(GENERATOR), *map(str, args)], capture_output=True, text=True, cwd=REPO, timeout=300
+    )
+
+
+def files_in(folder: Path) -> dict[str, bytes]:
+    """The pages of a pool folder (its README is documentation, written by hand)."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*.md")) if p.name != "README.md"}
+
+
+# -- the generator ------------------------------------------------------------------------------------------------
+
+
+def test_the_generator_writes_the_same_consistent_pages_twice(tmp_path: Path) -> None:
+    source = tmp_path / "creators"
+    write_group(source, "filler-a", [a_creator(i) for i in range(6)])
+    write_group(source, "filler-b", [a_creator(i, language="Spanish", region="Mexico", city="Puebla") for i in (6, 7)])
+    first = generate("--source", source, "--out", tmp_path / "one")
+    assert first.returncode == 0, first.stderr
+    assert "8 creators" in first.stdout
+    assert generate("--source", source, "--out", tmp_path / "two").returncode == 0
+    assert files_in(tmp_path / "one") == files_in(tmp_path / "two") and len(files_in(tmp_path / "one")) == 8
+    pages = read_pages(tmp_path / "one")
+    for page in pages:
+        assert page.kind == "creator" and list(page.data) == list(numbers.DATA_KEYS)
+        assert numbers.check(page.data, RULES) == [], page.url
+        d = page.data
+        assert page.title == f"{d['name']} (@{d['handle']}) - {d['platform']} {d['niche']} creator"
+        assert page.path.name == f"{d['handle']}.md" and page.path.parent.name == render.FOLDERS[d["platform"]]
+        assert profile_key(page.url) == ProfileKey(d["platform"], d["handle"])
+    by_handle = {p.data["handle"]: p for p in pages}
+    for raw in (a_creator(i) for i in range(6)):
+        creator = Creator.model_validate(raw)
+        text = by_handle[creator.handle].text
+        assert [piece for piece in render.own_text(creator) if piece not in text] == []
+
+
+def test_overrides_in_the_yaml_win_over_the_derivation() -> None:
+    audience = {"age": {"13-17": 40, "18-24": 35, "25-34": 15, "35-44": 6, "45+": 4}, "female": 62,
+                "top_countries": {"United States": 70, "Canada": 9}}  # fmt: skip
+    written = Creator.model_validate(
+        a_creator(1, audience=audience, performance={"views_ratio": 0.2, "engagement": 5.55, "posts_per_month": 5})
+    )
+    data = numbers.derive(written, RULES)
+    assert data["audience"] == {"age": audience["age"], "gender": {"female": 62, "male": 38},
+                                "top_countries": audience["top_countries"]}  # fmt: skip
+    assert data["avg_views"] == numbers.round_sig(written.followers * 0.2)
+    assert (data["engagement_rate"], data["posts_per_month"]) == (5.55, 5)
+    plain = numbers.derive(Creator.model_validate(a_creator(1)), RULES)
+    premium = numbers.derive(Creator.model_validate(a_creator(1, price_level="premium")), RULES)
+    budget = numbers.derive(Creator.model_validate(a_creator(1, price_level="budget")), RULES)
+    main = next(iter(RULES["rate_formats"]["TikTok"]))
+    ratio = premium["rates_usd"][main] / plain["rates_usd"][main]
+    assert ratio == pytest.approx(RULES["price_levels"]["premium"], rel=0.03)
+    assert budget["rates_usd"][main] < plain["rates_usd"][main]
+
+
+def test_a_cadence_the_text_states_sets_posts_per_month() -> None:
+    stated = a_creator(3, content="Long walkthroughs of a real paycheck and its spreadsheet; two uploads a month.")
+    assert numbers.derive(Creator.model_validate(stated), RULES)["posts_per_month"] == 2
+    weekly = a_creator(3, content="Paycheck walkthroughs on a spreadsheet, posts three times a week, never more.")
+    assert numbers.derive(Creator.model_validate(weekly), RULES)["posts_per_month"] == 13
+
+
+def test_the_generator_refuses_to_write_naming_the_file_and_creator(tmp_path: Path) -> None:
+    source = tmp_path / "creators"
+    write_group(source, "filler-good", [a_creator(1)])
+    write_group(source, "filler-empty", [a_creator(2, bio="")])  # the schema's problem
+    write_group(source, "filler-dead", [a_creator(3, performance={"views_ratio": 0.001})])  # a rule's problem
+    write_group(source, "filler-twin", [a_creator(1)])  # the same handle twice
+    done = generate("--source", source, "--out", tmp_path / "pool")
+    assert done.returncode == 1 and not (tmp_path / "pool").exists()
+    assert re.search(r"filler-empty\.yaml: @maker002\.\S+ \(creators\[0\]\): bio", done.stderr), done.stderr
+    assert re.search(r"filler-dead\.yaml: YouTube @maker003\.\S+: avg_views / followers", done.stderr), done.stderr
+    assert re.search(r"filler-twin\.yaml: TikTok @maker001\.\S+ is already in .*filler-good\.yaml", done.stderr)
+    assert "nothing written" in done.stderr
+
+
+def test_only_valid_renders_the_valid_files_and_lists_the_others(tmp_path: Path) -> None:
+    source = tmp_path / "creators"
+    write_group(source, "filler-good", [a_creator(1), a_creator(4)])
+    write_group(source, "filler-unfinished", [a_creator(2), a_creator(5, content="", recent=[])])
+    done = generate("--source", source, "--out", tmp_path / "pool", "--only-valid")
+    assert done.returncode == 0, done.stderr
+    assert sorted(files_in(tmp_path / "pool")) == sorted(f"tiktok/{a_creator(i)['handle']}.md" for i in (1, 4))
+    assert re.search(r"skipped \S*filler-unfinished\.yaml: \d+ problems, first: .*@maker005", done.stderr)
+    assert "2 creators" in done.stdout and "1 files skipped" in done.stdout
+
+
+def test_stale_pages_are_removed_and_check_compares_without_writing(tmp_path: Path) -> None:
+    source, out = tmp_path / "creators", tmp_path / "pool"
+    write_group(source, "filler-a", [a_creator(1), a_creator(2)])
+    assert generate("--source", source, "--out", out).returncode == 0
+    (out / "tiktok" / "gone.md").write_text("---\nurl: x\ntitle: y\n---\nold\n")
+    (out / "README.md").write_text("documentation, not a page\n")
+    checked = generate("--source", source, "--out", out, "--check")
+    assert checked.returncode == 1 and "stale: tiktok/gone.md" in checked.stdout
+    assert (out / "tiktok" / "gone.md").exists()
+    written = generate("--source", source, "--out", out)
+    assert "wrote 0 changed pages" in written.stdout and "removed 1 stale" in written.stdout
+    assert not (out / "tiktok" / "gone.md").exists() and (out / "README.md").exists()
+    assert generate("--source", source, "--out", out, "--check").returncode == 0
+
+
+def synthetic_pages(count: int = 60) -> list[str]:
+    """Every layout filled with creators whose own text shares nothing: what repeats is the layouts' own."""
+    regions = [(r, lang) for r, info in RULES["regions"].items() for lang in info["languages"]]
+    texts = []
+    for i in range(count):
+        region, language = regions[i % len(regions)]
+        niche = sorted(RULES["niches"])[i % len(RULES["niches"])]
+        followers = [3_517, 48_211, 263_407, 1_204_113, 5_310_977][i % 5]
+        creator = Creator.model_validate(
+            a_creator(i, region=region, language=language, niche=niche, followers=followers)
+        )
+        data = numbers.derive(creator, RULES)
+        texts += [render.body(creator, data, layout) for layout in LAYOUTS]
+    return texts
+
+
+def test_every_layout_shows_the_creators_own_text_and_numbers() -> None:
+    for i, layout in enumerate(LAYOUTS):
+        raw = a_creator(i, language="Portuguese", region="Brazil", city="Recife")
+        raw["recent"][0] = "A title | with a pipe"  # a pipe cannot go into a Markdown table
+        creator = Creator.model_validate(raw)
+        data = numbers.derive(creator, RULES)
+        text = render.body(creator, data, layout)
+        missing = [piece for piece in render.own_text(creator) if piece not in text]
+        assert not missing, (layout, missing)
+        shown = [f"{data['followers']:,}", render.short_number(data["followers"])]
+        assert any(s in text for s in shown) and f"{data['engagement_rate']}%" in text, layout
+        assert all(f"{price:,}" in text for price in data["rates_usd"].values()), layout
+        assert "English translation" in text or "translated" in text, layout
+        assert "Portuguese" in text and creator.city in text and str(creator.since) in text, layout
+        assert not [line for line in text.splitlines() if line.startswith("|") and "with a pipe" in line], layout
+
+
+def test_layouts_add_no_repeated_prose() -> None:
+    texts = synthetic_pages()
+    found = common_skeletons(texts)
+    assert not found, "layout sentences repeated across pages:\n" + "\n".join(f"{n}x {s}" for s, n in found[:20])
+
+
+# -- sentence skeletons -------------------------------------------------------------------------------------------
+
+URL = re.compile(r"https?://\S+|\b[\w.-]+\.(?:com|org|net)/\S*")
+AT_HANDLE = re.compile(r"@[\w.]+")
+NAME = re.compile(r"\b[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+(?:&\s+)?[A-ZÀ-ÖØ-Þ][\w'’-]*)*")
+NUMBER = re.compile(r"[$€£₹]?\d[\d,.]*(?:\s?[%kKmM]\b|%)?")
+LABEL = re.compile(r"^(?:[-*]\s+|\d+\.\s+)?(?:\*\*)?([^:*|#.!?]{1,40}?)(?:\*\*)?:(?:\*\*)?\s+(.*)$")
+PLACEHOLDER = re.compile(r"<(?:url|handle|name|n)>")
+
+
+def skeleton(sentence: str) -> str:
+    """A sentence with what differs between creators blanked: lowercased, numbers, @handles, URLs and
+    capitalised names replaced by placeholders."""
+    text = URL.sub("<url>", sentence)
+    text = AT_HANDLE.sub("<handle>", text)
+    text = NAME.sub("<name>", text)
+    text = NUMBER.sub("<n>", text)
+    text = re.sub(r"^(?:[-*]|\d+\.)\s+", "", text.strip())
+    return re.sub(r"\s+", " ", text.lower()).strip()
+
+
+def sentences(text: str) -> set[str]:
+    """The prose of a page as skeletons: no headings, table rows or short "Label: value" lines, and only sentences
+    of at least four words besides the placeholders."""
+    found = set()
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", "|")):
+            continue
+        label = LABEL.match(line)
+        if label and len(label[1].split()) <= 5 and len(label[2].split()) <= 20:
+            continue
+        for sentence in re.split(r"(?<=[.!?])\s+", line):
+            shape = skeleton(sentence)
+            if len(re.findall(r"[a-z]{2,}", PLACEHOLDER.sub(" ", shape))) >= 4:
+                found.add(shape)
+    return found
+
+
+def common_skeletons(texts: list[str]) -> list[tuple[str, int]]:
+    pages_with: Counter[str] = Counter()
+    for text in texts:
+        pages_with.update(sentences(text))
+    limit = SKELETON_SHARE * len(texts)
+    return sorted(((s, n) for s, n in pages_with.items() if n > limit), key=lambda pair: -pair[1])
+
+
+def test_words_match_whole_words_in_either_number() -> None:
+    assert words("cozy games").search("Mostly Cozy Game marathons") and words("glass").search("glasses, glass")
+    assert not words("crypto").search("cryptocurrency") and not words("bet").search("better")
+
+
+def test_the_skeleton_blanks_what_differs_between_creators() -> None:
+    one = "Maya Okafor posts 2 videos a month about @moneywithmaya budgets from Columbus, see https://x.com/a."
+    other = "Devon Pratt posts 14 videos a month about @budgetbydevon budgets from Raleigh, see https://y.com/b."
+    expected = "<name> posts <n> videos a month about <handle> budgets from <name>, see <url>"
+    assert skeleton(one) == skeleton(other) == expected
+    page = "## Audience\n| 13-17 | 3% |\nGender: 49% women, 51% men\n- Plays: 3,916 · likes: 1,159\n"
+    page += "She films a lot of things on Sundays."
+    assert sentences(page) == {"<name> films a lot of things on <name>."}
+
+
+# -- the group files ----------------------------------------------------------------------------------------------
+
+
+@cache
+def raw_groups() -> dict[str, dict[str, Any]]:
+    """Every group file as plain YAML (so the brief tests run while a file does not validate yet)."""
+    groups = {}
+    for path in sorted(CREATORS.glob("*.yaml")):
+        if path.name != "rules.yaml":
+            groups[path.stem] = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return groups
+
+
+def test_every_group_file_validates() -> None:
+    files = load_files()
+    problems = [problem for loaded in files for problem in loaded.problems]
+    per_file = [f"{loaded.shown}: {len(loaded.problems)} problems" for loaded in files if loaded.problems]
+    assert not problems, "\n".join(per_file) + "\n\n" + listing(problems, 40)
+
+
+def test_every_group_file_is_named_for_its_brief_or_is_filler() -> None:
+    ids, groups = {task.id for task in briefs()}, raw_groups()
+    problems = []
+    for name, raw in groups.items():
+        if raw.get("group") != name:
+            problems.append(f"{name}.yaml: group is {raw.get('group')!r}, not the file's name")
+        if not name.startswith("filler-") and name not in ids:
+            problems.append(f"{name}.yaml: no brief of evals/marketing has the id {name!r}")
+        roles = {c.get("role") for c in raw.get("creators") or []}
+        if name.startswith("filler-") and roles - {"filler"}:
+            problems.append(f"{name}.yaml: a filler file holds roles {sorted(roles - {'filler'})}")
+    problems += [f"{task.id}: no fixtures/creators/{task.id}.yaml" for task in briefs() if task.id not in groups]
+    assert not problems, listing(problems)
+
+
+# -- the committed pool -------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pages() -> list[Page]:
+    return read_pages(POOL)
+
+
+def page_problems(page: Page) -> list[str]:
+    d = page.data
+    problems = numbers.check(d, RULES)
+    if profile_key(page.url) != ProfileKey(d.get("platform", ""), d.get("handle", "")):
+        problems.append(f"url {page.url} is not {d.get('platform')} @{d.get('handle')}")
+    if page.path.stem != d.get("handle") or page.path.parent.name != render.FOLDERS.get(d.get("platform", "")):
+        problems.append(f"the file {page.path.parent.name}/{page.path.name} is not <platform>/<handle>.md")
+    if d.get("name", "") not in page.text or f"(@{d.get('handle')})" not in page.title:
+        problems.append("the page does not name the creator, or its title lacks the handle")
+    return problems
+
+
+def test_every_committed_page_keeps_the_consistency_rules(pages: list[Page]) -> None:
+    problems = [f"{page.path.parent.name}/{page.path.name}: {p}" for page in pages for p in page_problems(page)]
+    assert not problems, listing(problems)
+
+
+def test_the_committed_pool_is_what_the_generator_writes(tmp_path: Path) -> None:
+    done = generate("--out", tmp_path)
+    if done.returncode != 0:
+        per_file = Counter(line.split(":", 1)[0] for line in done.stderr.splitlines() if line.startswith("fixtures/"))
+        summary = "\n".join(f"{name}: {n} problems" for name, n in sorted(per_file.items()))
+        pytest.fail(f"the generator refuses to write (problems per file; details: the generator's output):\n{summary}")
+    written, committed = files_in(tmp_path), files_in(POOL)
+    differ = [f"missing: {p}" for p in sorted(set(written) - set(committed))]
+    differ += [f"changed: {p}" for p in sorted(set(written) & set(committed)) if written[p] != committed[p]]
+    differ += [f"stale: {p}" for p in sorted(set(committed) - set(written))]
+    assert not differ, "run python scripts/generate_creator_pool.py; " + listing(differ, 30)
+
+
+def test_no_follower_count_is_a_round_thousand(pages: list[Page]) -> None:
+    round_ = [f"{p.data['platform']} @{p.data['handle']}: {p.data['followers']:,}" for p in pages
+              if numbers.is_round(p.data["followers"])]  # fmt: skip
+    assert not round_, "follower counts are exact (412,318, not 412,000): " + listing(round_)
+
+
+def test_target_the_pool_has_836_creators_over_three_platforms(pages: list[Page]) -> None:
+    """TARGET (the paper's pool size): 836 creators, each platform holding at least a fifth. Fails until the
+    writers have written every creator; the count says how far along they are."""
+    platforms = Counter(page.data["platform"] for page in pages)
+    assert len(pages) == TARGET_CREATORS, f"target {TARGET_CREATORS} creators, the pool has {len(pages)}: {platforms}"
+    assert min(platforms[p] for p in render.FOLDERS) >= len(pages) / 5, platforms
+
+
+def test_no_sentence_pattern_on_more_than_3_percent_of_pages(pages: list[Page]) -> None:
+    found = common_skeletons([page.text for page in pages])
+    where: dict[str, list[str]] = defaultdict(list)
+    for page in pages:
+        for shape in sentences(page.text) & {s for s, _ in found}:
+            where[shape].append(f"@{page.data['handle']}")
+    lines = [f"{n} pages ({', '.join(where[s][:6])}...): {s}" for s, n in found]
+    shown = f"sentence patterns on more than {SKELETON_SHARE:.0%} of {len(pages)} pages: "
+    assert not found, shown + listing(lines, 25)
+
+
+def test_bigger_accounts_engage_less(pages: list[Page]) -> None:
+    for platform in render.FOLDERS:
+        small = [p.data["engagement_rate"] for p in pages if p.data["platform"] == platform
+                 and p.data["followers"] < 100_000]  # fmt: skip
+        large = [p.data["engagement_rate"] for p in pages if p.data["platform"] == platform
+                 and p.data["followers"] > 1_000_000]  # fmt: skip
+        if small and large:
+            assert statistics.median(small) > statistics.median(large), platform
+
+
+# -- the briefs against their creators ----------------------------------------------------------------------------
+
+
+@cache
+def briefs() -> list[Any]:
+    tasks = []
+    for path in BRIEFS:
+        loaded = load_task_file(path)
+        assert not loaded.problems, loaded.problems
+        tasks += [task for task, _ in loaded.tasks]
+    return tasks
+
+
+def url_of(entry: dict[str, Any]) -> str:
+    return render.profile_url(entry.get("platform", ""), entry.get("handle", ""))
+
+
+def key(url: str) -> Any:
+    return profile_key(url)
+
+
+@pytest.fixture(scope="module")
+def by_key(pages: list[Page]) -> dict[Any, Page]:
+    return {key(page.url): page for page in pages}
+
+
+def test_each_brief_lists_exactly_the_picks_and_near_misses_of_its_group_file() -> None:
+    groups, problems = raw_groups(), []
+    for task in briefs():
+        if task.id not in groups:
+            problems.append(f"{task.id}: no fixtures/creators/{task.id}.yaml to hold its picks and near misses")
+            continue
+        creators = groups[task.id].get("creators") or []
+        truth = task.ground_truth
+        picks = {key(url_of(c)) for c in creators if c.get("role") == "pick"}
+        listed = {key(url) for url in truth.selected}
+        for k in sorted(listed - picks, key=str):
+            problems.append(f"{task.id}: selected {k.platform} @{k.handle} is not a pick of {task.id}.yaml")
+        for k in sorted(picks - listed, key=str):
+            problems.append(f"{task.id}: pick {k.platform} @{k.handle} of {task.id}.yaml is not in selected")
+        want = {key(url_of(c)): (c.get("role") == "lookalike", " ".join(str(c.get("why") or "").split()))
+                for c in creators if c.get("role") in ("near_miss", "lookalike")}  # fmt: skip
+        have = {key(m.url): (m.lookalike, " ".join(m.why.split())) for m in truth.near_misses}
+        for k in sorted(set(want) | set(have), key=str):
+            who = f"{task.id}: {k.platform} @{k.handle}"
+            if k not in have:
+                role = "lookalike" if want[k][0] else "near_miss"
+                problems.append(f"{who}: a {role} of {task.id}.yaml, not in near_misses")
+            elif k not in want:
+                problems.append(f"{who}: in near_misses, but not a near_miss or lookalike of {task.id}.yaml")
+            elif want[k][0] != have[k][0]:
+                problems.append(f"{who}: lookalike is {have[k][0]} in the brief, role says {want[k][0]}")
+            elif want[k][1] != have[k][1]:
+                problems.append(f"{who}: `why` differs: brief {have[k][1]!r} / file {want[k][1]!r}")
+    assert not problems, listing(problems)
+
+
+def test_each_brief_has_two_to_four_lookalikes_beside_a_pick() -> None:
+    groups, problems = raw_groups(), []
+    for task in briefs():
+        if task.id not in groups:
+            problems.append(f"{task.id}: no fixtures/creators/{task.id}.yaml")
+            continue
+        creators = groups[task.id].get("creators") or []
+        picks = {(c.get("platform"), c.get("region"), c.get("niche")) for c in creators if c.get("role") == "pick"}
+        lookalikes = [c for c in creators if c.get("role") == "lookalike"]
+        if not 2 <= len(lookalikes) <= 4:
+            problems.append(f"{task.id}: {len(lookalikes)} look-alikes, needs 2 to 4")
+        for c in lookalikes:
+            if (c.get("platform"), c.get("region"), c.get("niche")) not in picks:
+                who = f"{task.id}: look-alike {c.get('platform')} @{c.get('handle')}"
+                problems.append(f"{who} ({c.get('region')}, {c.get('niche')}) shares no pick's platform, region, niche")
+    assert not problems, listing(problems)
+
+
+QUANTITY = re.compile(r"(\d+)\s*(?:to|-|–)\s*(\d+)")
+
+
+def test_k_lies_in_the_briefs_quantity_range() -> None:
+    problems = []
+    for task in briefs():
+        text = task.inputs.brief.influencer_requirements.quantity
+        stated = QUANTITY.search(text)
+        checks = task.ground_truth.checks
+        if checks is None:
+            problems.append(f"{task.id}: no ground_truth.checks (regions, languages, avoid, quantity)")
+            continue
+        low, high = checks.quantity
+        if not low <= task.inputs.k <= high:
+            problems.append(f"{task.id}: k = {task.inputs.k} is outside checks.quantity {low}-{high}")
+        if stated is None or (int(stated[1]), int(stated[2])) != (low, high):
+            problems.append(f"{task.id}: influencer_requirements.quantity {text!r} does not name {low} to {high}")
+    assert not problems, listing(problems)
+
+
+def words(phrase: str) -> re.Pattern[str]:
+    """A phrase as whole words, any case, singular or plural ("cozy game" names "cozy games" and back)."""
+    base = phrase[:-1] if phrase.endswith("s") and not phrase.endswith("ss") else phrase
+    return re.compile(r"(?<!\w)" + re.escape(base) + r"(?:s|es)?(?!\w)", re.IGNORECASE)
+
+
+def test_every_pick_fits_its_brief(by_key: dict[Any, Page]) -> None:
+    problems = []
+    for task in briefs():
+        checks = task.ground_truth.checks
+        for url in task.ground_truth.selected:
+            page = by_key.get(key(url))
+            who = f"{task.id}: {url}"
+            if page is None:
+                problems.append(f"{who}: no page in the pool")
+                continue
+            d = page.data
+            if d["platform"] not in task.inputs.platforms:
+                problems.append(f"{who}: on {d['platform']}, the brief allows {list(task.inputs.platforms)}")
+            if checks is not None and d["region"] not in checks.regions:
+                problems.append(f"{who}: based in {d['region']}, not in checks.regions {list(checks.regions)}")
+            if checks is not None and d["language"] not in checks.languages:
+                problems.append(f"{who}: posts in {d['language']}, not in checks.languages {list(checks.languages)}")
+            if not any(words(sub).search(page.text) for sub in d["sub_niches"]):
+                problems.append(f"{who}: the page names none of its sub-niches {d['sub_niches']}")
+            for word in checks.avoid if checks is not None else ():
+                if hit := words(word).search(page.text):
+                    problems.append(f"{who}: the page says {hit[0]!r}, which the brief avoids")
+            if checks is None:
+                problems.append(f"{who}: the brief has no ground_truth.checks to hold the pick against")
+    assert not problems, listing(problems)
+
+
+def test_every_near_miss_page_shows_its_miss(by_key: dict[Any, Page]) -> None:
+    groups, problems = raw_groups(), []
+    for task in briefs():
+        for c in (groups.get(task.id) or {}).get("creators") or []:
+            if c.get("role") not in ("near_miss", "lookalike"):
+                continue
+            who = f"{task.id}: {c.get('role')} {c.get('platform')} @{c.get('handle')}"
+            page, visible = by_key.get(key(url_of(c))), " ".join(str(c.get("visible") or "").split())
+            if page is None:
+                problems.append(f"{who}: no page in the pool")
+            elif len(visible) < 8:
+                problems.append(f"{who}: no `visible` phrase showing the miss")
+            elif visible not in " ".join(page.text.split()):
+                problems.append(f"{who}: the page lacks its `visible` phrase {visible!r}")
+    assert not problems, listing(problems)
+
+
+def test_no_page_names_a_briefs_product_or_client(pages: list[Page]) -> None:
+    names = set()
+    for task in briefs():
+        names |= {task.inputs.product, task.inputs.brief.basic_information.client}
+    patterns = {name: re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)", re.IGNORECASE) for name in names if name}
+    problems = [
+        f"{page.data['platform']} @{page.data['handle']}: names {name!r}"
+        for page in pages
+        for name, pattern in patterns.items()
+        if pattern.search(page.text) or pattern.search(page.title)
+    ]
+    assert not problems, listing(problems)
