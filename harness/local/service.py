@@ -71,9 +71,7 @@ def describe_exit(returncode: int) -> str:
 class LocalModelService:
     """The front (a small reverse proxy) and the keeper thread that starts, watches and stops the process."""
 
-    def __init__(
-        self, engines: int | None = None, restarts: int = RESTARTS, command: list[str] | None = None
-    ) -> None:
+    def __init__(self, engines: int | None = None, restarts: int = RESTARTS, command: list[str] | None = None) -> None:
         """`command`: what to start instead of harness.local.server (tests give a process that misbehaves)."""
         from harness.local.chat import default_engines
 
@@ -90,7 +88,8 @@ class LocalModelService:
         self._failure: str | None = None  # why no process can be started (final)
         self._wanted = False  # a caller waits for a process
         self._closing = False
-        self._log = tempfile.NamedTemporaryFile(prefix="harness-local-model-", suffix=".log", delete=False)
+        # The model process's stderr, for the cause of a failed start; removed by close().
+        self._log = tempfile.NamedTemporaryFile(prefix="harness-local-model-", suffix=".log", delete=False)  # noqa: SIM115
         self._front = _Front(self)
         self._serving = threading.Thread(target=self._front.serve_forever, name="harness-local-front", daemon=True)
         self._serving.start()
@@ -145,6 +144,9 @@ class LocalModelService:
                 if self._closing:
                     return
                 self._wanted = False
+                if self._generation > self.restarts or self._failure is not None:
+                    self._lock.notify_all()  # no more processes: callers get the final message
+                    continue
             process, port, failure = self._start()
             with self._lock:
                 self._generation += 1
@@ -176,7 +178,12 @@ class LocalModelService:
         command = [*command, "--parent", str(os.getpid())]
         try:
             process = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self._log, env=env, cwd=_package_root()
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=self._log,
+                env=env,
+                cwd=_package_root(),
             )
         except OSError as exc:
             return None, None, f"cannot start the embedded model's process ({exc})"
@@ -278,7 +285,7 @@ class _FrontHandler(BaseHTTPRequestHandler):
     server: _Front
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         return None
 
     def _reply(self, status: int, data: bytes, content_type: str = "application/json") -> None:

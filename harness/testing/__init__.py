@@ -49,9 +49,20 @@ class StubProcess:
 
 
 def start_stub(**config: Any) -> StubProcess:
-    """Start the stub with any StubConfig fields (latency_s, fault_rate, answers, ...) and wait until ready."""
+    """Start the stub with any StubConfig fields (latency_s, fault_rate, answers, ...) and wait until ready.
+    It ends with this process, even if stop() is never called (a crashed test run leaves no stub behind)."""
+    import os
+
     process = subprocess.Popen(
-        [sys.executable, "-m", "harness.testing.stub_server", "--config", json.dumps(config)],
+        [
+            sys.executable,
+            "-m",
+            "harness.testing.stub_server",
+            "--config",
+            json.dumps(config),
+            "--parent",
+            str(os.getpid()),
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )

@@ -2,7 +2,8 @@
 
 It speaks the real protocol (POST /v1/chat/completions, POST /v1/embeddings) and can answer, delay, fail
 with 429 (with Retry-After) or 500, hang past a client's timeout, or send a malformed body: per request
-(header `x-stub-fault`) or at random with a seeded fault rate. `GET /_stats` tells what it served and
+(header `x-stub-fault`) or at random with a seeded fault rate. Like a provider, it can enforce a rate
+limit (`max_in_flight`: one request more is a 429 with Retry-After). `GET /_stats` tells what it served and
 `POST /_control` changes its behaviour while it runs.
 
     python -m harness.testing.stub_server --port 0 --latency 0.2      # prints "PORT <n>" when ready
@@ -51,6 +52,12 @@ class StubConfig:
     reject_response_format: bool = False  # answer 400 to any request with response_format, like older servers
     script: list[str] = field(default_factory=list)  # faults for the next requests, in order ("ok" = none)
     fail_models: list[str] = field(default_factory=list)  # requests naming these models get a 400
+    # substrings of the last user message whose reply comes back cut, finish_reason "length" (a model that
+    # reached its max_tokens)
+    truncated: list[str] = field(default_factory=list)
+    # A real rate limit, as providers enforce one per key: at most this many requests in flight (0: none);
+    # one more is answered 429 with Retry-After (retry_after_s) at once, before any work.
+    max_in_flight: int = 0
 
     def update(self, changes: dict[str, Any]) -> None:
         for name, value in changes.items():
@@ -67,6 +74,9 @@ class StubStats:
     ok_bodies: list[str] = field(default_factory=list)  # sha256 of each request body answered 200
     seen_auth: set[str] = field(default_factory=set)
     embedded_texts: list[str] = field(default_factory=list)
+    rate_limited: int = 0  # requests refused by max_in_flight
+    peak_in_flight: int = 0  # the most requests it worked on at once
+    sequence: list[str] = field(default_factory=list)  # each request's fate in order: "ok", "429", "other"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,6 +86,9 @@ class StubStats:
             "ok_bodies": list(self.ok_bodies),
             "seen_auth": sorted(self.seen_auth),
             "embedded_texts": list(self.embedded_texts),
+            "rate_limited": self.rate_limited,
+            "peak_in_flight": self.peak_in_flight,
+            "sequence": list(self.sequence),
         }
 
 
@@ -143,6 +156,7 @@ class StubServer:
         self.config = config
         self.stats = StubStats()
         self._rng = random.Random(config.seed)
+        self._in_flight = 0
 
     def _pick_fault(self, request_fault: str | None) -> str | None:
         if request_fault:
@@ -183,6 +197,34 @@ class StubServer:
         if self.config.required_key and auth != f"Bearer {self.config.required_key}":
             return web.json_response({"error": {"message": "invalid api key (stub)"}}, status=401)
         return None
+
+    def _limited(self, handler: Any) -> Any:
+        """`handler` behind the rate limit (max_in_flight), with each request's fate in stats.sequence."""
+        from aiohttp import web
+
+        async def limited(request: Any) -> Any:
+            limit = self.config.max_in_flight
+            if limit and self._in_flight >= limit:
+                self.stats.requests += 1
+                self.stats.rate_limited += 1
+                self.stats.by_status["429"] += 1
+                if len(self.stats.sequence) < 100_000:
+                    self.stats.sequence.append("429")
+                headers = {"Retry-After": f"{self.config.retry_after_s:g}"}
+                return web.json_response({"error": {"message": "rate limit (stub)"}}, status=429, headers=headers)
+            self._in_flight += 1
+            self.stats.peak_in_flight = max(self.stats.peak_in_flight, self._in_flight)
+            fate = "other"
+            try:
+                response = await handler(request)
+                fate = "ok" if response.status == 200 else str(response.status)
+                return response
+            finally:
+                self._in_flight -= 1
+                if len(self.stats.sequence) < 100_000:
+                    self.stats.sequence.append(fate)
+
+        return limited
 
     async def chat(self, request: Any) -> Any:
         from aiohttp import web
@@ -256,7 +298,7 @@ class StubServer:
         rule = next((v for k, v in self.config.tool_calls.items() if k in first_user), None)
         script = rule if isinstance(rule, list) else [rule] if rule else []
         response_format = body.get("response_format") or {}
-        if body.get("tools") and tool_turns < len(script):
+        if body.get("tools") and body.get("tool_choice") != "none" and tool_turns < len(script):
             call = script[tool_turns]
             message["tool_calls"] = [
                 {
@@ -270,13 +312,15 @@ class StubServer:
             message["content"] = "I think it is fine, but I will not write JSON."
         elif response_format.get("type") == "json_schema":
             schema = response_format["json_schema"]["schema"]
-            chosen = judge_values(self.config.judge_rules, self.config.judge_default, prompt)
+            # The rules read the data the judge was first shown, so a judge's retry (whose last message is
+            # the harness's complaint) gets the same verdict: a rule that makes a judge fail fails its retry.
+            chosen = judge_values(self.config.judge_rules, self.config.judge_default, first_user)
             message["content"] = json.dumps(fill_schema(schema, chosen))
         elif response_format.get("type") == "json_object":
             message["content"] = json.dumps({"answer": self._answer(prompt, messages)})
         else:
             message["content"] = self._answer(prompt, messages)
-        return message, "stop"
+        return message, "length" if any(needle in prompt for needle in self.config.truncated) else "stop"
 
     def _answer(self, prompt: str, messages: list[dict[str, Any]]) -> str:
         first_user = next((str(m.get("content")) for m in messages if m.get("role") == "user"), prompt)
@@ -287,11 +331,13 @@ class StubServer:
             chosen = judge_values(self.config.judge_rules, self.config.judge_default, prompt)
             return json.dumps({"reasoning": "stub reasoning", **chosen})
         tool_outputs = [_text(m.get("content")) for m in messages if m.get("role") == "tool"]
-        if tool_outputs:
+        if tool_outputs:  # a tool's {"result": ...} is the answer (the calculator); other outputs are not
             try:
-                return str(json.loads(tool_outputs[-1]).get("result"))
+                result = json.loads(tool_outputs[-1]).get("result")
             except (ValueError, AttributeError):
-                return str(tool_outputs[-1])
+                result = None
+            if result is not None:
+                return str(result)
         for needle, answer in self.config.answers.items():
             if needle in prompt:
                 return answer
@@ -354,9 +400,9 @@ class StubServer:
         from aiohttp import web
 
         app = web.Application(client_max_size=64 * 2**20)
-        app.router.add_post("/v1/chat/completions", self.chat)
-        app.router.add_post("/chat/completions", self.chat)
-        app.router.add_post("/v1/embeddings", self.embeddings)
+        app.router.add_post("/v1/chat/completions", self._limited(self.chat))
+        app.router.add_post("/chat/completions", self._limited(self.chat))
+        app.router.add_post("/v1/embeddings", self._limited(self.embeddings))
         app.router.add_get("/_stats", self.get_stats)
         app.router.add_post("/_control", self.control)
         return app
@@ -386,7 +432,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fault-rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--config", default=None, help="JSON with any StubConfig fields")
+    parser.add_argument("--parent", type=int, default=None, help="exit when this process ends")
     args = parser.parse_args(argv)
+    if args.parent is not None:
+        from harness.processes import die_with_parent
+
+        die_with_parent(args.parent)
     config = StubConfig(latency_s=args.latency, fault_rate=args.fault_rate, seed=args.seed)
     if args.config:
         config.update(json.loads(args.config))
