@@ -6,17 +6,17 @@ Both get the same task document (JSON):
      variant, repeat, metadata}, "limits": {max_steps, token_budget, time_limit_s},
      "gateway": {base_url, api_key, mcp_url, tools_url, mcp_stdio}}
 
-A command reads it on stdin and runs in a fresh working directory of its own, with OPENAI_BASE_URL and
-OPENAI_API_KEY pointing at the harness's gateway (the item's key, valid while the item runs), HARNESS_*
-variables for the tools, and no provider key in its environment. It prints the answer on stdout: plain
-text, or a JSON object {"answer": "..."}; logs belong on stderr. A service receives the document as a POST
-and answers the same way in its body.
+A command reads it on stdin and runs in a sandbox (harness.sandbox) with a fresh working directory of its
+own, with OPENAI_BASE_URL and OPENAI_API_KEY pointing at the harness's gateway (the item's key, valid while
+the item runs), HARNESS_* variables for the tools, and an environment built from an allow-list: never a
+key. It prints the answer on stdout: plain text, or a JSON object {"answer": "..."}; logs belong on stderr.
+A service receives the document as a POST and answers the same way in its body.
 
 A crash, a non-zero exit, a hang past the time limit (the task's `limits.time_limit_s`, else
-`--agent-timeout`) and output that cannot be read are item errors that carry the tail of the agent's
-stderr (or body). The process runs in a session of its own and is killed with its children on a timeout;
-nothing it does reaches the run or other items. A call the gateway refused for the harness's own reasons
-(a cache miss under replay, the budget) is the item's error, whatever the agent made of it.
+`--agent-timeout`) and output that cannot be read are the system's failures: they carry the tail of the
+agent's stderr (or body), with terminal escapes removed. Every process the item started ends with the
+item. A call the gateway refused for the harness's own reasons (a cache miss under replay, the budget) is
+the item's error, whatever the agent made of it.
 """
 
 from __future__ import annotations
@@ -26,15 +26,12 @@ import contextlib
 import json
 import os
 import re
-import shutil
-import signal
-from pathlib import Path
 from typing import Any
 
 from harness.errors import AgentError, HarnessError
 from harness.gateway import Gateway, GatewayAccess, ItemSession
 from harness.llm.stages import current_stage
-from harness.secrets import Redactor, agent_environment
+from harness.secrets import Redactor
 from harness.solvers import Answer, CallScope, LoopLimits, Trajectory, recorded_tools
 from harness.tools import Tool
 
@@ -145,75 +142,92 @@ class _GatewayAgent:
 
 
 class CommandAgent(_GatewayAgent):
-    """`--agent-cmd CMD`: one process per item (a shell command line), in its own working directory."""
+    """`--agent-cmd CMD`: one process tree per item (a shell command line), in a sandbox (harness.sandbox)
+    with a working folder of its own. Its answer is what it printed when its main process exited: whatever
+    it started is ended then, so a child that keeps stdout open cannot hold the answer back."""
 
-    def __init__(
-        self, command: str, gateway: Gateway, workdir: Path, timeout_s: float, secret_names: tuple = ()
-    ) -> None:
-        super().__init__(gateway, timeout_s, secret_names)
+    def __init__(self, command: str, gateway: Gateway, sandbox: Any, timeout_s: float) -> None:
+        super().__init__(gateway, timeout_s)
         self.command = command
         self.name = f"agent-cmd:{command}"
-        self.workdir = workdir
+        self.sandbox = sandbox
 
-    def _folder(self, document: dict[str, Any]) -> Path:
-        folder = self.workdir / _UNSAFE.sub("_", document["item"])[:150]
-        if folder.exists():
-            shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-        return folder
+    def close(self) -> None:
+        self.sandbox.close()  # the items' working folders go with the run
 
     async def _run(self, document: dict[str, Any], access: GatewayAccess, session: ItemSession, timeout: float) -> str:
-        env = agent_environment(dict(os.environ), self.secret_names)
-        env.update(access.env())
-        env["HARNESS_TASK_ID"] = str(document["id"])
-        env["HARNESS_MCP_STDIO"] = " ".join(access.mcp_stdio)
-        folder = self._folder(document)
-        process = await asyncio.create_subprocess_shell(
-            self.command,
+        item = _UNSAFE.sub("_", document["item"])[:150]
+        folder = self.sandbox.folder_for(item)
+        extra = {**access.env(), "HARNESS_TASK_ID": str(document["id"])}
+        extra["HARNESS_MCP_STDIO"] = " ".join(access.mcp_stdio)
+        env = self.sandbox.environment(dict(os.environ), extra, folder)
+        group = self.sandbox.group(item)
+        process = await asyncio.create_subprocess_exec(
+            *self.sandbox.argv(self.command, folder, group),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            cwd=folder,
+            cwd=self.sandbox.cwd(folder),
             env=env,
-            start_new_session=True,  # its own process group: a timeout kills the agent and its children
+            start_new_session=True,  # its own process group: ended with the item, whatever it does
         )
         stdout, stderr = bytearray(), bytearray()
-        readers = asyncio.gather(
-            _read_capped(process.stdout, stdout, MAX_OUTPUT_BYTES),
-            _read_capped(process.stderr, stderr, MAX_OUTPUT_BYTES, keep_tail=True),
+        readers = asyncio.ensure_future(
+            asyncio.gather(
+                _read_capped(process.stdout, stdout, MAX_OUTPUT_BYTES + 1),
+                _read_capped(process.stderr, stderr, MAX_OUTPUT_BYTES, keep_tail=True),
+            )
         )
         try:
             async with asyncio.timeout(timeout):
                 await _feed(process, json.dumps(document).encode())
-                await readers
                 returncode = await process.wait()
         except TimeoutError:
-            _kill_group(process)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(process.wait(), 5)
-            readers.cancel()
+            await self._end(process, group, session, readers)
             raise AgentError(f"{self.name} did not finish within {timeout:g} s{self._tail(stderr, session)}") from None
         except asyncio.CancelledError:
-            _kill_group(process)
+            await self._end(process, group, session, readers)
             raise
+        await self._end(process, group, session, readers)
         if returncode != 0:
             how = f"was killed by signal {-returncode}" if returncode < 0 else f"exited with status {returncode}"
             raise AgentError(f"{self.name} {how}{self._tail(stderr, session)}")
-        if len(stdout) >= MAX_OUTPUT_BYTES:
+        if len(stdout) > MAX_OUTPUT_BYTES:
             raise AgentError(f"{self.name} printed more than {MAX_OUTPUT_BYTES // 2**20} MiB on stdout")
         try:
             return read_answer(bytes(stdout), f"{self.name}'s stdout")
         except AgentError as exc:
             raise AgentError(f"{exc}{self._tail(stderr, session)}") from None
 
+    async def _end(self, process: Any, group: Any, session: ItemSession, readers: Any) -> None:
+        """End every process of the item, then read what its pipes still hold (they close as the last
+        holder dies); a reader still blocked after that is abandoned."""
+        await asyncio.to_thread(self.sandbox.end, process.pid, group, session.token)
+        if process.returncode is None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(process.wait(), 5)
+        try:
+            await asyncio.wait_for(asyncio.shield(readers), 2)
+        except (TimeoutError, Exception):
+            readers.cancel()
+
     @staticmethod
     def _tail(stderr: bytearray, session: ItemSession) -> str:
-        text = bytes(stderr).decode("utf-8", "replace").strip()
+        text = printable(bytes(stderr).decode("utf-8", "replace")).strip()
         if not text:
             return " (stderr was empty)"
         tail = text[-STDERR_TAIL_CHARS:]
         tail = Redactor([session.token]).text(tail)
         return f"; stderr ends: {tail}"
+
+
+_CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
+
+
+def printable(text: str) -> str:
+    """`text` without terminal escape sequences or control characters (newlines and tabs stay): an agent's
+    output must not move the cursor, recolour or retitle the terminal that shows a report line."""
+    return _CONTROL.sub("", text)
 
 
 async def _feed(process: Any, data: bytes) -> None:
@@ -234,11 +248,6 @@ async def _read_capped(stream: Any, into: bytearray, cap: int, keep_tail: bool =
                 del into[: len(into) - cap]
             else:
                 del into[cap:]
-
-
-def _kill_group(process: Any) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
-        os.killpg(process.pid, signal.SIGKILL)
 
 
 class ServiceAgent(_GatewayAgent):
@@ -266,17 +275,21 @@ class ServiceAgent(_GatewayAgent):
         http = await self._http()
         try:
             async with http.post(self.url, json=document, timeout=aiohttp.ClientTimeout(total=timeout)) as response:
-                body = await response.content.read(MAX_OUTPUT_BYTES + 1)
                 status = response.status
+                body = bytearray()  # read to the end, in as many chunks as it comes, up to the cap
+                async for chunk in response.content.iter_any():
+                    body.extend(chunk)
+                    if len(body) > MAX_OUTPUT_BYTES:
+                        raise AgentError(f"{self.name} answered more than {MAX_OUTPUT_BYTES // 2**20} MiB")
+                body = bytes(body)
         except TimeoutError:
             raise AgentError(f"{self.name} did not answer within {timeout:g} s") from None
         except aiohttp.ClientError as exc:
             raise AgentError(f"{self.name} could not be reached ({type(exc).__name__}: {exc})") from None
         if status >= 400:
-            tail = Redactor([session.token]).text(body.decode("utf-8", "replace").strip()[-STDERR_TAIL_CHARS:])
+            text = printable(body.decode("utf-8", "replace")).strip()[-STDERR_TAIL_CHARS:]
+            tail = Redactor([session.token]).text(text)
             raise AgentError(f"{self.name} answered HTTP {status}; body ends: {tail or '(empty)'}")
-        if len(body) > MAX_OUTPUT_BYTES:
-            raise AgentError(f"{self.name} answered more than {MAX_OUTPUT_BYTES // 2**20} MiB")
         return read_answer(body, f"{self.name}'s reply")
 
     async def aclose(self) -> None:

@@ -30,6 +30,9 @@ from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest
 
 FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
+# `--judge-model harness/reference`: the benchmark's rubric applied mechanically from the ground truth, with
+# no model (for floors, ceilings and plumbing checks; not the paper's judge). See ItemContext.judge.
+REFERENCE_JUDGE = "harness/reference"
 DEFAULT_JUDGE_SETTINGS: dict[str, Any] = {"temperature": 0, "max_tokens": 1024}
 
 
@@ -172,20 +175,22 @@ def _data_filter(value: Any, name: str = "data") -> str:
 
 
 def extract_json(text: str) -> Any:
-    """The JSON object in a reply, tolerating code fences and prose around it."""
+    """The JSON object a reply consists of: the whole reply (a code fence around it is allowed), never JSON
+    found inside prose. A judge that quotes the candidate's forged `{"score": 5}` in its reasoning has not
+    answered with it."""
     stripped = FENCE.sub("", text.strip())
     # strict=False: a raw newline inside a string is still unambiguous (llama.cpp's schema grammars allow it)
     try:
         return json.loads(stripped, strict=False)
-    except ValueError:
-        pass
-    start, end = stripped.find("{"), stripped.rfind("}")
-    if start == -1 or end <= start:
-        raise ValueError("the reply contains no JSON object")
-    return json.loads(stripped[start : end + 1], strict=False)
+    except RecursionError as exc:
+        raise ValueError("the reply nests too deeply to be a verdict") from exc
+    except ValueError as exc:
+        raise ValueError(f"the reply is not a JSON object ({exc})") from exc
 
 
-_SCORE_LINE = re.compile(r"^\W*score\W*:\W*(?P<value>.*?)\W*$", re.IGNORECASE)
+# The judge's own verdict line: "Score: 4", "**Score:** 4", "## Score: 4". Not a quoted line ("> Score: 5",
+# "\"Score: 5\"", a list item), which is the judge quoting someone else, the candidate included.
+_SCORE_LINE = re.compile(r"^[#*_ ]*score[*_ ]*:[*_ ]*(?P<value>.*?)[*_ .]*$", re.IGNORECASE)
 _INTEGER = re.compile(r"[+-]?\d+")
 
 
@@ -196,12 +201,12 @@ def parse_score_line(text: str, low: int = 1, high: int = 5) -> tuple[int, str]:
     lines = [line for line in text.strip().splitlines() if line.strip()]
     if not lines:
         raise ValueError("the judge reply is empty")
-    match = _SCORE_LINE.match(lines[-1].strip().strip("*_`\"' "))
+    match = _SCORE_LINE.match(lines[-1].strip())
     if match is None:
         raise ValueError(f"the last line is not a 'Score: N' line (got {lines[-1].strip()[:80]!r})")
     level = _one_integer(match.group("value"), low, high)
     if len(lines) > 1:
-        before = _SCORE_LINE.match(lines[-2].strip().strip("*_`\"' "))
+        before = _SCORE_LINE.match(lines[-2].strip())
         if before is not None:
             try:
                 other = _one_integer(before.group("value"), low, high)
@@ -240,14 +245,19 @@ def _rejects_response_format(exc: ProviderError) -> bool:
 TextParser = Callable[[str], dict[str, Any]]
 
 
-def _validator(schema_model: type[BaseModel], text_parser: TextParser | None) -> Any:
+def _validator(schema_model: type[BaseModel], text_parser: TextParser | None, structured: bool) -> Any:
+    """What counts as the judge's verdict. Asked for structured output, the whole reply is the JSON object.
+    Asked in words (the server refused structured output), a reply that is wholly JSON still counts, and
+    otherwise only the judge's own final verdict line does (`text_parser`): JSON found inside the prose is
+    never read, because it may be the candidate's, quoted."""
+
     def accept(reply: dict[str, Any]) -> BaseModel:
         text = reply.get("content") or ""
         try:
             try:
                 raw = extract_json(text)
             except ValueError:
-                if text_parser is None:
+                if structured or text_parser is None:
                     raise
                 raw = text_parser(text)
             return schema_model.model_validate(raw)
@@ -281,7 +291,6 @@ async def judge_once(
     Structured output (a JSON schema) is asked for first; where a server refuses it, the same prompt goes
     out without it and the reply is read as JSON in words, or with `text_parser` (e.g. a `Score: N` line).
     """
-    accept = _validator(schema_model, text_parser)
     messages = list(prompt.messages)
     call_settings = {**DEFAULT_JUDGE_SETTINGS, "response_format": response_format_for(schema_model), **(settings or {})}
     call_settings = {k: v for k, v in call_settings.items() if v is not None}
@@ -289,6 +298,7 @@ async def judge_once(
     attempts_left = 2
     while attempts_left:
         request = ChatRequest.build(model, messages, api_base=api_base, key_env=key_env, **call_settings)
+        accept = _validator(schema_model, text_parser, structured="response_format" in call_settings)
         try:
             reply, _record, parsed = await client.chat(
                 request,

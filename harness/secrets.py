@@ -6,14 +6,37 @@ defence for text that comes back from providers (error messages that echo a key)
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)$", re.IGNORECASE)
-_KEY_SHAPES = re.compile(r"\b(sk-[A-Za-z0-9_\-]{8,}|sk-ant-[A-Za-z0-9_\-]{8,}|AIza[0-9A-Za-z_\-]{20,})")
+# A variable is secret when one of its underscore-separated words is (or ends with) one of these:
+# MY_SERVICE_KEY_2, AWS_ACCESS_KEY_ID, GITHUB_TOKEN, DB_PASSWORD, OPENAIKEY. PWD and OLDPWD are folders.
+_SECRET_WORDS = ("KEY", "KEYS", "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "CREDENTIAL",
+                 "CREDENTIALS", "AUTH", "PRIVATE", "SIGNATURE", "COOKIE", "SESSION")  # fmt: skip
+_NOT_SECRET_NAMES = frozenset({"PWD", "OLDPWD", "GPG_TTY", "SSH_AUTH_SOCK", "KEYBOARD", "XAUTHORITY"})
+_KEY_SHAPES = re.compile(
+    r"\b(sk-[A-Za-z0-9_\-]{8,}|sk-ant-[A-Za-z0-9_\-]{8,}|AIza[0-9A-Za-z_\-]{20,}|(?:AKIA|ASIA)[0-9A-Z]{16}"
+    r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_\-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}"
+    r"|hk-item-[A-Za-z0-9_\-]{16,})"
+)
+
+
+class _SecretName:
+    """`search(name)`: whether an environment variable's name says it holds a secret."""
+
+    @staticmethod
+    def search(name: str) -> bool:
+        upper = name.upper()
+        if upper in _NOT_SECRET_NAMES:
+            return False
+        return any(word.endswith(_SECRET_WORDS) for word in re.split(r"[_\W]+", upper) if word)
+
+
+_SECRET_NAME = _SecretName()
 MIN_SECRET_LENGTH = 8
 _SECRET_PARAM = re.compile(r"(key|token|secret|password|passwd|pwd|sig|signature|auth|credential|code)", re.I)
 _URL_WITH_USERINFO = re.compile(r"\b([a-z][a-z0-9+.-]*://)([^/\s@]+)@", re.I)
@@ -52,8 +75,15 @@ def redact_url(url: str | None, *, drop: bool = False) -> str | None:
 
 
 def secret_values(extra: Iterable[str] = ()) -> list[str]:
-    """Values of environment variables whose names look secret, plus any given explicitly."""
+    """Values of environment variables whose names look secret, the passwords inside any variable that holds
+    a URL (`DATABASE_URL=postgres://app:pw@host/db`), plus any given explicitly."""
     values = {v for name, v in os.environ.items() if _SECRET_NAME.search(name) and len(v) >= MIN_SECRET_LENGTH}
+    for value in os.environ.values():
+        if "://" in value and "@" in value:
+            with contextlib.suppress(ValueError):
+                password = urlsplit(value).password
+                if password and len(password) >= 4:
+                    values.add(password)
     values.update(v for v in extra if v and len(v) >= MIN_SECRET_LENGTH)
     return sorted(values, key=len, reverse=True)
 
@@ -68,7 +98,8 @@ class Redactor:
         alternatives += [_URL_WITH_USERINFO.pattern, _QUERY_SECRET.pattern, _KEY_SHAPES.pattern]
         self._pattern = re.compile("|".join(f"(?:{a})" for a in alternatives), re.IGNORECASE)
         self._values = set(values)
-        self._hints = {v[:4] for v in values} | {"sk-", "aiza", "://", "=", "@"}
+        self._hints = {v[:4] for v in values} | {"sk-", "aiza", "://", "=", "@", "akia", "asia", "gh", "glpat",
+                                                "xox", "hk-item-"}  # fmt: skip
 
     def _replace(self, match: re.Match[str]) -> str:
         text = match.group(0)

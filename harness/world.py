@@ -210,9 +210,15 @@ def paginate(text: str, size: int = PAGE_CHARS) -> list[str]:
 
 
 def read_pages(folder: Path) -> list[Page]:
-    """Every page of a world, checked: unique URLs and links that lead somewhere."""
+    """Every page of a world, checked: unique URLs and links that lead somewhere. A page that is a link to a
+    file outside the world's folder is refused: the world would serve whatever it points at."""
     if not folder.is_dir():
         raise WorldError(f"{folder}: no such world (expected a folder of pages under fixtures/worlds/)")
+    root = folder.resolve()
+    for path in world_files(folder):
+        target = path.resolve()
+        if root not in target.parents:
+            raise WorldError(f"{path}: links to {target}, outside the world's folder; a page must be a file of it")
     pages = [_read_page(path, folder) for path in world_files(folder)]
     if not pages:
         raise WorldError(f"{folder}: the world has no pages (*.md files with front matter)")

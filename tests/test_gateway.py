@@ -4,6 +4,7 @@ garbage, another item's key) stops the run or reaches a provider key."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import shutil
@@ -180,7 +181,9 @@ def test_a_setting_the_cache_could_not_cover_is_refused(project: Project, fresh_
     )
     out = project.pytest("evals/sample", *stub_args(fresh_stub), "-k", "capital-france", "--agent", "odd_agent:agent")
     (result,) = out.results.values()
-    assert result["outcome"] == "error" and "unsupported parameter(s) frobnicate" in result["error"]["message"]
+    # the agent sent a setting the gateway refuses (400): its call failed, so did it (score 0, the reason kept)
+    assert result["outcome"] == "failed" and result["score"] == 0.0 and result["error"]["fault"] == "system"
+    assert "unsupported parameter(s) frobnicate" in result["error"]["message"]
     assert fresh_stub.stats()["requests"] == 0
 
 
@@ -239,33 +242,46 @@ def test_a_command_that_goes_wrong_is_an_explicit_error_and_the_run_goes_on(
     results = {r["task_id"]: r for r in out.results.values()}
     assert results["capital-japan"]["outcome"] == "passed"  # the other item was not touched
     bad = results["capital-france"]
-    assert bad["outcome"] == "error" and bad["error"]["kind"] == "agent" and bad["score"] is None
+    assert bad["outcome"] == "failed" and bad["error"]["kind"] == "agent" and bad["score"] == 0.0  # its own failure
     assert expected in bad["error"]["message"], bad["error"]["message"]
     assert time.monotonic() - started < 60
 
 
-def test_a_hung_agent_is_killed_with_its_children(project: Project, fresh_stub: StubProcess, tmp_path: Path) -> None:
+SANDBOXES = ["none", pytest.param("bwrap", marks=pytest.mark.needs_bwrap)]
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_a_hung_agent_is_killed_with_every_process_it_started(
+    project: Project, fresh_stub: StubProcess, sandbox: str
+) -> None:
+    """The agent hangs after starting a daemon (double fork, its own session) that holds a connection open
+    to this test: when the item's time is up, every one of its processes ends, and the connection closes."""
     project.copy_sample()
-    marker = tmp_path / "child.pid"
-    agent = project.write("agent.py", f"""
-        import subprocess, sys, time
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
-        open({str(marker)!r}, "w").write(str(child.pid))
-        time.sleep(300)
-        """)  # fmt: skip
-    out = project.pytest(
-        "evals/sample", *stub_args(fresh_stub), "-k", "capital-france",
-        "--agent-cmd", f"{sys.executable} {agent}", "--agent-timeout", "1.5",
-    )  # fmt: skip
-    (result,) = out.results.values()
-    assert "did not finish within 1.5 s" in result["error"]["message"]
-    pid = int(marker.read_text())
-    for _ in range(50):
-        if not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]:
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail("the agent's child process outlived the item")
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)
+        port = listener.getsockname()[1]
+        agent = project.write("agent.py", f"""
+            import os, socket, sys, time
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    sock = socket.create_connection(("127.0.0.1", {port}))
+                    time.sleep(300)
+                os._exit(0)
+            time.sleep(300)
+            """)  # fmt: skip
+        out = project.pytest(
+            "evals/sample", *stub_args(fresh_stub), "-k", "capital-france", "--sandbox", sandbox,
+            "--agent-cmd", f"{sys.executable} {agent}", "--agent-timeout", "3",
+        )  # fmt: skip
+        (result,) = out.results.values()
+        assert "did not finish within 3 s" in result["error"]["message"]
+        listener.settimeout(5)
+        connection, _ = listener.accept()  # the daemon did connect
+        connection.settimeout(10)
+        with connection:
+            assert connection.recv(1) == b"", "the agent's daemon outlived its item"
 
 
 def test_another_items_credential_is_refused(project: Project, fresh_stub: StubProcess, tmp_path: Path) -> None:
@@ -303,17 +319,21 @@ def test_another_items_credential_is_refused(project: Project, fresh_stub: StubP
             done.write_text("done")
         """)  # fmt: skip
     fresh_stub.control(answers={"capital of France": "Paris", "capital of Japan": "Tokyo"})
-    out = project.pytest(
-        "evals/sample", *stub_args(fresh_stub), "-k", "capital", "--agent-cmd", f"{sys.executable} {agent}"
-    )
+    out = project.pytest(  # without a sandbox, so that the two items can pass the key through a file
+        "evals/sample", *stub_args(fresh_stub), "-k", "capital", "--agent-cmd", f"{sys.executable} {agent}",
+        "--sandbox", "none",
+    )  # fmt: skip
     results = sorted(out.results.values(), key=lambda r: r["outcome"], reverse=True)
     owner, thief = results
     assert owner["outcome"] == "passed" and len(owner["calls"]) == 1, owner
-    assert thief["outcome"] == "error" and thief["error"]["kind"] == "agent" and thief["calls"] == []
+    assert thief["outcome"] == "failed" and thief["error"]["kind"] == "agent" and thief["calls"] == []
     assert "401" in thief["error"]["message"] and "unknown or expired item credential" in thief["error"]["message"]
 
 
-def test_no_provider_key_reaches_the_agent_or_any_file(project: Project, fresh_stub: StubProcess) -> None:
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_no_secret_reaches_the_agent_or_any_file(project: Project, fresh_stub: StubProcess, sandbox: str) -> None:
+    """The agent's environment is an allow-list: no provider key, whatever its variable is called, no
+    password inside a URL, no cloud credential; and no key lands in any file the run writes."""
     project.copy_sample()
     agent = project.write("agent.py", """
         import json, os, sys, urllib.request
@@ -332,24 +352,30 @@ def test_no_provider_key_reaches_the_agent_or_any_file(project: Project, fresh_s
         "OPENAI_API_KEY": "sk-test-9a8b7c6d5e4f3a2b1c0d",
         "ODDLY_NAMED": "sk-proj-1f2e3d4c5b6a79881726",
         "JUDGE_SECRET": "js-0f9e8d7c6b5a4f3e2d1c",
+        "MY_SERVICE_KEY_2": "svc-77a1b2c3d4e5f6a7b8c9",
+        "DATABASE_URL": "postgres://app:hunter2-Zq81vb@db.internal:5432/app",
+        "AWS_ACCESS_KEY_ID": "AKIAIOSFODNN7EXAMPLE",
+        "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
     }
+    work = project.root.parent / f"agent-work-{sandbox}"
     out = project.pytest(
-        "evals/sample", *stub_args(fresh_stub, "--api-key-env", "MY_PROVIDER_KEY"),
+        "evals/sample", *stub_args(fresh_stub, "--api-key-env", "MY_PROVIDER_KEY"), "--sandbox", sandbox,
         "--judge-api-key-env", "JUDGE_SECRET", "-k", "capital-france", "--agent-cmd", f"{sys.executable} {agent}",
-        env=secrets,
+        "--agent-work", str(work), env=secrets,
     )  # fmt: skip
     (result,) = out.results.values()
     assert result["outcome"] == "passed", result["error"]
-    (environment,) = list(out.report_dir.rglob("environment.json"))
+    (environment,) = list(work.rglob("environment.json"))
     seen = json.loads(environment.read_text())
     assert seen["OPENAI_API_KEY"].startswith("hk-item-") and seen["OPENAI_BASE_URL"].startswith("http://127.0.0.1:")
-    assert "MY_PROVIDER_KEY" not in seen and "ODDLY_NAMED" not in seen and "JUDGE_SECRET" not in seen
+    leaked = {name for name in secrets if name != "OPENAI_API_KEY" and name in seen}
+    assert not leaked and not any(value in json.dumps(seen) for value in secrets.values())
     assert fresh_stub.stats()["seen_auth"] == ["Bearer pk-live-4c1d0b9e7f2a6c3e8d5b"]  # the key went upstream only
     written = [p for root in (out.report_dir, out.cache_dir) for p in root.rglob("*") if p.is_file()]
     assert written
     for path in written:
         data = path.read_bytes()
-        for value in secrets.values():
+        for value in [*secrets.values(), "hunter2-Zq81vb"]:
             assert value.encode() not in data, f"{value} in {path}"
 
 
@@ -415,7 +441,7 @@ def test_a_service_agent_gets_the_task_and_its_failures_are_explicit(
     assert [c["namespace"] for c in results["capital-france"]["calls"]] == ["sut"]
     japan = results["capital-japan"]
     assert (
-        japan["outcome"] == "error"
+        japan["outcome"] == "failed"
         and "answered HTTP 500; body ends: upstream database is down" in japan["error"]["message"]
     )
 
@@ -535,3 +561,128 @@ def test_the_agents_sdk_example_through_the_gateway_and_mcp_then_a_replay(
 
     assert summary(replay) == summary(first)
     assert all(c["cache_hit"] for r in replay.results.values() for c in r["calls"])
+
+
+# -- hostile requests: the gateway's own fields win, and a bad body is a 400 that says why --------------------
+
+
+def _gateway_replies(stub: StubProcess, requests: list[tuple[str, bytes]]) -> list[tuple[int, dict[str, Any]]]:
+    """Start a gateway in this process (upstream: the stub), send raw bodies with an item's key, read back."""
+    import urllib.error
+    import urllib.request
+
+    from harness.cache import CacheMode, CallCache
+    from harness.gateway import Gateway
+    from harness.llm.client import ClientSettings, LLMClient
+    from harness.llm.endpoint import Endpoint
+
+    async def go() -> list[tuple[int, dict[str, Any]]]:
+        client = LLMClient(ClientSettings(retries=0), CallCache(Path("/nonexistent"), CacheMode.OFF))
+        gateway = Gateway(
+            client, Endpoint("openai/stub-sut", stub.api_base), Endpoint("openai/stub-embed", stub.api_base)
+        )
+        await gateway.start()
+        session = gateway.open_session(item="x", task_version=1, repeat=0, records=[], tools=[], stage=None)
+        access = gateway.access(session)
+
+        def send(path: str, body: bytes) -> tuple[int, dict[str, Any]]:
+            request = urllib.request.Request(
+                f"{access.base_url}/{path}", data=body,
+                headers={"Authorization": f"Bearer {access.api_key}", "Content-Type": "application/json"},
+            )  # fmt: skip
+            try:
+                with urllib.request.urlopen(request, timeout=60) as response:
+                    return response.status, json.loads(response.read())
+            except urllib.error.HTTPError as exc:
+                return exc.code, json.loads(exc.read() or b"{}")
+
+        try:
+            return [await asyncio.to_thread(send, path, body) for path, body in requests]
+        finally:
+            await gateway.close()
+            await client.close()
+
+    return asyncio.run(go())
+
+
+def test_an_agent_can_neither_choose_the_model_nor_break_the_gateway(fresh_stub: StubProcess) -> None:
+    chat = lambda extra: json.dumps(  # noqa: E731
+        {"model": "m", "messages": [{"role": "user", "content": "hi"}], **extra}
+    ).encode()
+    deep = b'{"model": "m", "messages": [{"role": "user", "content": "hi"}], "extra_body": ' + b"[" * 100_000
+    deep += b"]" * 100_000 + b"}"
+    replies = _gateway_replies(
+        fresh_stub,
+        [
+            ("chat/completions", chat({"extra_body": {"model": "openai/expensive-model"}})),
+            ("chat/completions", chat({"extra_body": {"messages": []}})),
+            ("chat/completions", chat({"extra_body": "model=openai/expensive-model"})),
+            ("chat/completions", deep),
+            ("embeddings", json.dumps({"model": "e", "input": ["same text"] * 100_000}).encode()),
+            ("chat/completions", chat({"extra_body": {"top_k": 40}})),  # a provider's own field: fine
+        ],
+    )
+    statuses = [status for status, _ in replies]
+    assert statuses == [400, 400, 400, 400, 400, 200], replies
+    messages = [body.get("error", {}).get("message", "") for _, body in replies]
+    assert "extra_body may not set model" in messages[0] and "extra_body may not set messages" in messages[1]
+    assert "extra_body must be a JSON object" in messages[2]
+    assert "nests too deeply" in messages[3]
+    assert "at most 2048 per request" in messages[4]
+    assert replies[5][1]["model"] == "openai/stub-sut"
+    assert fresh_stub.stats()["requests"] == 1  # only the acceptable call went upstream
+
+
+CHUNKED_SERVICE = r"""
+import json, sys, time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_POST(self):
+        task = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if "France" in task["prompt"]:
+            parts = [b'{"answer": "The final', b' answer is Paris"}']
+        else:
+            parts = [b"x" * (5 * 2**20), b"y" * (5 * 2**20)]  # 10 MiB in all
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for part in parts:
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(part), part))
+            self.wfile.flush()
+            time.sleep(0.2)
+        self.wfile.write(b"0\r\n\r\n")
+
+    def log_message(self, *args):
+        pass
+
+HTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+"""
+
+
+def test_a_service_answer_is_read_to_its_end_and_refused_past_the_cap(
+    project: Project, fresh_stub: StubProcess, tmp_path: Path
+) -> None:
+    port = _free_port()
+    script = tmp_path / "chunked.py"
+    script.write_text(CHUNKED_SERVICE)
+    process = subprocess.Popen([sys.executable, str(script), str(port)])
+    try:
+        for _ in range(100):
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        project.copy_sample()
+        out = project.pytest(
+            "evals/sample", *stub_args(fresh_stub), "-k", "capital", "--agent-url", f"http://127.0.0.1:{port}/"
+        )
+    finally:
+        process.terminate()
+        process.wait(5)
+    results = {r["task_id"]: r for r in out.results.values()}
+    assert results["capital-france"]["answer"] == "The final answer is Paris"  # both chunks
+    japan = results["capital-japan"]
+    assert japan["score"] == 0.0 and "answered more than 8 MiB" in japan["error"]["message"]

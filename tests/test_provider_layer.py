@@ -202,8 +202,10 @@ def test_the_tool_loop_stops_at_its_step_limit_and_token_budget(tmp_path: Path, 
             await client.close()
 
     steps, tokens = asyncio.run(both())
-    assert steps.stopped == "step_limit" and steps.steps == 3 and len(steps.tool_calls) == 3
-    assert tokens.stopped == "token_budget" and tokens.tokens >= 60 and tokens.steps < 50
+    # three turns of tool calls, then one last turn without tools to answer in
+    assert steps.stopped == "step_limit" and steps.steps == 4 and len(steps.tool_calls) == 3
+    assert steps.text == "2"  # in its last turn, the stub answers with the calculator's result
+    assert tokens.stopped == "token_budget" and tokens.tokens >= 60 and tokens.steps < 50 and tokens.text
 
 
 class Grade(BaseModel):

@@ -144,3 +144,16 @@ def test_every_ground_truth_fact_of_a_world_task_is_findable(worlds: dict) -> No
                 for name in names:
                     words = [w for w in re.findall(r"\w+", name.lower()) if len(w) > 2]
                     assert any(all(w in t for w in words) for t in texts), f"{task.id}: {name!r} is on no page"
+
+
+def test_a_page_that_links_outside_its_world_is_refused(tmp_path: Path) -> None:
+    from harness.world import WorldError, read_pages
+
+    world = tmp_path / "w"
+    world.mkdir()
+    (world / "a.md").write_text("---\nurl: https://a.example/\ntitle: A\n---\nhello\n")
+    secret = tmp_path / "answers.md"
+    secret.write_text("---\nurl: https://b.example/\ntitle: B\n---\nthe ground truth\n")
+    (world / "b.md").symlink_to(secret)
+    with pytest.raises(WorldError, match="outside the world's folder"):
+        read_pages(world)

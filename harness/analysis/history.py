@@ -124,12 +124,45 @@ def write_rows(path: Path, rows: Iterable[dict[str, str]]) -> Path:
     return path
 
 
-def read_history(report_dir: Path) -> list[dict[str, str]]:
-    """Every row of every history file, in file order (runs sort by time)."""
+NUMERIC = {"score": (0.0, 100.0), "level": (0.0, 100.0), "k": (0.0, 1e6), "n": (0.0, 1e6),
+           "cost_usd": (0.0, 1e6), "latency_s": (0.0, 1e7), "expert_minutes": (0.0, 1e6),
+           "task_version": (0.0, 1e9), "repeat": (0.0, 1e9)}  # fmt: skip
+MAX_FIELD = 10_000  # characters in one field of a history file or an import
+
+
+def row_problem(row: dict[str, str]) -> str | None:
+    """Why a history row cannot be used (a hand edit, a truncated file), or None. Pure."""
+    for name, (low, high) in NUMERIC.items():
+        text = (row.get(name) or "").strip()
+        if not text:
+            continue
+        try:
+            value = float(text)
+        except ValueError:
+            return f"column '{name}': expected a number, got {text[:40]!r}"
+        if not (math.isfinite(value) and low <= value <= high):
+            return f"column '{name}': expected a number in {low:g}..{high:g}, got {text[:40]}"
+    if (row.get("k") or "").strip() and (row.get("n") or "").strip() and float(row["k"]) > float(row["n"]):
+        return "column 'k': more successes than trials (n)"
+    return None
+
+
+def read_history(report_dir: Path, problems: list[str] | None = None) -> list[dict[str, str]]:
+    """Every usable row of every history file, in file order (runs sort by time). A row that cannot be used
+    is left out and named in `problems` (file and line), never a traceback later in the index."""
     rows: list[dict[str, str]] = []
     for path in sorted(history_dir(report_dir).glob("*.csv")):
-        with path.open(encoding="utf-8", newline="") as handle:
-            rows += list(csv.DictReader(handle))
+        try:
+            with path.open(encoding="utf-8-sig", newline="") as handle:
+                for line, row in enumerate(csv.DictReader(handle), start=2):
+                    problem = row_problem(row) if None not in row else "more fields than the header"
+                    if problem is None:
+                        rows.append(row)
+                    elif problems is not None:
+                        problems.append(f"{path}:{line}: {problem}; left out")
+        except (OSError, UnicodeDecodeError, csv.Error) as exc:
+            if problems is not None:
+                problems.append(f"{path}: cannot be read ({exc}); left out")
     return rows
 
 
@@ -161,14 +194,29 @@ def import_csv(text: str, source: str, unit: str = "auto", trials: float = IMPOR
     """Rows from a CSV with columns agent, version, date (YYYY-MM-DD), period, task, and one of score
     (0..100), fraction (0..1) or level (1..5); optional task_version, suite, cost_usd, latency_s,
     expert_minutes. Malformed rows are refused with their row number and what was expected."""
-    reader = csv.DictReader(io.StringIO(text))
-    header = [h.strip() for h in (reader.fieldnames or [])]
+    if not (isinstance(trials, int | float) and math.isfinite(trials) and 1 <= trials <= 10_000):
+        raise ValueError(f"--pseudo-count must be a number from 1 to 10,000, got {trials}")
+    csv.field_size_limit(MAX_FIELD)
+    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))
+    try:
+        header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
+    except csv.Error as exc:
+        raise ValueError(f"{source}:1: {exc} (a field is at most {MAX_FIELD:,} characters)") from None
+    try:
+        raw_rows = list(reader)
+    except csv.Error as exc:  # the row being read when it failed: one past the last row read whole
+        raise ValueError(
+            f"{source}:{reader.line_num + 1}: {exc} (a field is at most {MAX_FIELD:,} characters)"
+        ) from None
     value_column = next((c for c in ("score", "fraction", "level") if c in header), None)
     missing = [c for c in REQUIRED if c not in header]
     if missing or value_column is None:
         wanted = ", ".join(missing + ([] if value_column else ["score (or fraction, or level)"]))
         raise ValueError(f"{source}:1: the header lacks {wanted}; it has {', '.join(header) or 'nothing'}")
-    raw = list(reader)
+    # Names as the header spells them, stripped and lower-cased ("Score " is score).
+    raw = [
+        {(k or "").strip().lower(): (v or "").strip() for k, v in entry.items() if k is not None} for entry in raw_rows
+    ]
     numbers = []
     for entry in raw:
         with contextlib.suppress(ValueError):
@@ -182,8 +230,15 @@ def import_csv(text: str, source: str, unit: str = "auto", trials: float = IMPOR
     low, high = {"score": (0.0, 100.0), "fraction": (0.0, 1.0), "level": (1.0, 5.0)}[unit]
     rows, refused = [], []
     tag = hashlib.sha256(text.encode()).hexdigest()[:8]
+    seen: dict[tuple[str, ...], int] = {}
     for number, entry in enumerate(raw, start=2):  # the header is row 1
-        entry = {(k or "").strip(): (v or "").strip() for k, v in entry.items()}
+        identity = tuple(
+            entry.get(c, "") for c in ("agent", "version", "date", "period", "suite", "task", "task_version")
+        )
+        if identity in seen:
+            refused.append(f"{source}: row {number}: repeats row {seen[identity]} (the same agent, version, task)")
+            continue
+        seen[identity] = number
         problem = next((f"column '{c}' is empty" for c in REQUIRED if not entry.get(c)), None)
         if problem is None and not _DATE.match(entry["date"]):
             problem = f"column 'date': expected YYYY-MM-DD, got {entry['date']!r}"
@@ -207,13 +262,14 @@ def import_csv(text: str, source: str, unit: str = "auto", trials: float = IMPOR
         for name in ("task_version", "cost_usd", "latency_s", "expert_minutes"):
             text_value = entry.get(name, "")
             if problem is None and text_value:
+                bound = NUMERIC[name][1]
                 try:
                     number_value = float(text_value)
-                    if not math.isfinite(number_value) or number_value < 0:
+                    if not math.isfinite(number_value) or not 0 <= number_value <= bound:
                         raise ValueError
                     optional[name] = text_value
                 except ValueError:
-                    problem = f"column '{name}': expected a number of 0 or more, got {text_value!r}"
+                    problem = f"column '{name}': expected a number from 0 to {bound:g}, got {text_value[:40]!r}"
         if problem is not None:
             refused.append(f"{source}: row {number}: {problem}")
             continue

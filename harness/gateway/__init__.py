@@ -31,6 +31,7 @@ from harness.llm.stages import STAGE_PATTERN, stage
 from harness.tools import Tool
 
 TOKEN_PREFIX = "hk-item-"
+MAX_BODY_BYTES = 8 * 2**20  # a request to the gateway, as an agent's stdout answer is capped
 
 
 def _labelled(label: str | None) -> Any:
@@ -252,8 +253,19 @@ class Gateway:
         return JSONResponse(openai_api.error_body(message, kind), status_code=status)
 
     async def _json(self, request: Any) -> Any:
+        """The request's JSON body, read to at most MAX_BODY_BYTES and parsed off the loop; anything else
+        (too large, not JSON, nested past reason) is a 400 that says so, never a 500 or a stalled loop."""
+        import json
+
+        body = bytearray()
+        async for chunk in request.stream():
+            body.extend(chunk)
+            if len(body) > MAX_BODY_BYTES:
+                raise openai_api.BadRequest(f"the request body is over {MAX_BODY_BYTES // 2**20} MiB")
         try:
-            return await request.json()
+            return await asyncio.to_thread(json.loads, bytes(body))
+        except RecursionError as exc:
+            raise openai_api.BadRequest("the request body nests too deeply to be a request") from exc
         except ValueError as exc:
             raise openai_api.BadRequest(f"the request body is not JSON ({exc})") from exc
 
@@ -306,7 +318,9 @@ class Gateway:
         return JSONResponse(openai_api.completion_body(reply, self.base.model, created))
 
     async def _embeddings(self, request: Any) -> Any:
-        from starlette.responses import JSONResponse
+        import json
+
+        from starlette.responses import Response
 
         session = self._session(request)
         if session is None:
@@ -328,7 +342,12 @@ class Gateway:
         except HarnessError as exc:
             session.failures.append(exc)
             return self._bad(f"[{exc.kind}] {exc}", 503 if exc.kind == "cache-miss" else 502, "harness_error")
-        return JSONResponse(openai_api.embedding_body(vectors, self.embedding.model, record.input_tokens, encoding))
+
+        def encode() -> bytes:  # a reply of 2,048 vectors is megabytes of JSON: built off the loop
+            body = openai_api.embedding_body(vectors, self.embedding.model, record.input_tokens, encoding)
+            return json.dumps(body).encode()
+
+        return Response(await asyncio.to_thread(encode), media_type="application/json")
 
     async def _models(self, request: Any) -> Any:
         from starlette.responses import JSONResponse

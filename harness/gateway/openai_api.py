@@ -111,6 +111,10 @@ def completion_chunks(reply: dict[str, Any], model: str, created: int, include_u
     return events
 
 
+MAX_EMBEDDING_INPUTS = 2048  # per request, as OpenAI's own endpoint
+MAX_EMBEDDING_CHARS = 32_000  # per input (about 8,000 tokens)
+
+
 def embedding_call(body: Any) -> tuple[list[str], int | None, str]:
     """(texts, dimensions, encoding_format) from an embeddings request body."""
     if not isinstance(body, dict):
@@ -120,6 +124,10 @@ def embedding_call(body: Any) -> tuple[list[str], int | None, str]:
         texts = [texts]
     if not isinstance(texts, list) or not texts or not all(isinstance(t, str) for t in texts):
         raise BadRequest("'input' must be a string or a non-empty list of strings (token arrays are not supported)")
+    if len(texts) > MAX_EMBEDDING_INPUTS:
+        raise BadRequest(f"'input' has {len(texts):,} texts; at most {MAX_EMBEDDING_INPUTS} per request")
+    if any(len(t) > MAX_EMBEDDING_CHARS for t in texts):
+        raise BadRequest(f"an input is longer than {MAX_EMBEDDING_CHARS:,} characters")
     dimensions = body.get("dimensions")
     if dimensions is not None and (not isinstance(dimensions, int) or dimensions < 1):
         raise BadRequest("'dimensions' must be a positive integer")

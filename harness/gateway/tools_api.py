@@ -29,7 +29,7 @@ async def call(tools: dict[str, Tool], name: str, arguments: Any) -> tuple[str, 
         output = await run_tool(tool, json.dumps(arguments or {}))
     except Exception as exc:  # a tool that breaks answers with an error, it does not stop the server
         return json.dumps({"error": f"{name} failed: {type(exc).__name__}: {exc}"}), True
-    return output, output.startswith('{"error": "bad arguments')
+    return output, output.startswith('{"error": ')
 
 
 def mcp_server(tools_of: Callable[[Any], dict[str, Tool]]) -> Any:

@@ -17,11 +17,13 @@ from harness.cache import CacheMode, CallCache, cache_key, key_parts, part_hashe
 from harness.errors import (
     BudgetExceededError,
     CacheMissError,
+    CacheUnavailableError,
     HarnessError,
     ProviderError,
     RetryableProviderError,
 )
 from harness.llm.budget import Budget
+from harness.llm.limits import AdaptiveLimit
 from harness.llm.pricing import Price, price_for
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest, EmbeddingRequest
@@ -34,7 +36,7 @@ from harness.llm.transports import (
     OpenAICompatibleTransport,
     Transport,
 )
-from harness.secrets import redact_text
+from harness.secrets import Redactor, redact_text
 
 ROUTES = ("auto", "openai", "litellm")
 EMBED_BATCH = 256  # texts per embedding request
@@ -109,8 +111,9 @@ class LLMClient:
         self.cache = cache
         self.budget = budget or Budget(settings.max_cost_usd)
         self.stats = CallStats()
+        self._redactor = Redactor()
         self._transports: dict[str, Transport] = {}
-        self._limiters: dict[str, asyncio.Semaphore] = {}
+        self._limiters: dict[str, AdaptiveLimit] = {}
         self._inflight: dict[str, asyncio.Future[Any]] = {}
         self._inflight_vectors: dict[str, asyncio.Future[list[float]]] = {}
 
@@ -139,15 +142,20 @@ class LLMClient:
             self._transports[route] = transport
         return transport
 
-    def _limiter(self, model: str, api_base: str | None) -> asyncio.Semaphore:
+    def _limiter(self, model: str, api_base: str | None) -> AdaptiveLimit:
         provider = api_base or model.split("/", 1)[0]
         limiter = self._limiters.get(provider)
         if limiter is None:
             # The embedded chat model limits itself to the calls its process can decode at once, choosing
             # which waiting call goes next (harness.llm.transports.PrefixTurns); embeddings run as they come.
+            # Remote providers: --concurrency is the ceiling; a 429 halves the limit (harness.llm.limits).
             limit = self.settings.concurrency
-            limiter = self._limiters[provider] = asyncio.Semaphore(limit)
+            limiter = self._limiters[provider] = AdaptiveLimit(limit)
         return limiter
+
+    def lowered_limits(self) -> dict[str, tuple[int, int]]:
+        """Providers whose in-flight limit is below --concurrency now: {provider: (limit, ceiling)}."""
+        return {p: (lim.limit, lim.ceiling) for p, lim in self._limiters.items() if lim.limit < lim.ceiling}
 
     # -- chat ----------------------------------------------------------------------------------
 
@@ -206,8 +214,12 @@ class LLMClient:
                     parsed = _accepted(accept, reply, record)  # a reply that is refused is not stored
                     # Stored before the claim is released: a process waiting on the claim then reads it
                     # from the cache instead of paying for the same call again.
+                    # What is stored passes through the redactor: a key an agent pasted into a prompt, or a
+                    # provider echoed in a reply, never reaches the cache (the key is a hash: it reveals none).
                     self.cache.store_later(
-                        namespace, key, {"reply": reply, "cost_usd": record.cost_usd, "key_parts": parts}
+                        namespace,
+                        key,
+                        self._redactor.value({"reply": reply, "cost_usd": record.cost_usd, "key_parts": parts}),
                     )
                     return reply, record, parsed
         if cached is not None:
@@ -299,19 +311,23 @@ class LLMClient:
         while True:
             attempts += 1
             try:
-                async with limiter:
+                async with limiter as epoch:
                     self.budget.check()  # checked once a slot is free, so queued calls see the latest spend
                     self.stats.in_flight += 1
                     try:
                         result = await call(transport)
                     finally:
                         self.stats.in_flight -= 1
+                limiter.succeeded(epoch)
                 # The slot is free and a queued call was woken, but it runs after every task already
                 # ready: after a burst of replies, that is after all of them were processed. Yielding
                 # once lets queued calls go out first, and this reply is processed while they travel.
                 await asyncio.sleep(0)
                 return result, attempts, started, waited
             except RetryableProviderError as exc:
+                delay = backoff_delay(attempts, self.settings.retry_backoff_s, retry_after=exc.retry_after)
+                if exc.status == 429 or exc.retry_after is not None:
+                    limiter.throttled(epoch, delay)  # the provider says slow down: fewer calls in flight
                 if attempts > self.settings.retries:
                     sink.append(failure(exc))
                     raise ProviderError(
@@ -319,10 +335,9 @@ class LLMClient:
                         status=exc.status,
                         attempts=attempts,
                     ) from exc
-                delay = backoff_delay(attempts, self.settings.retry_backoff_s, retry_after=exc.retry_after)
                 waited += delay
                 await asyncio.sleep(delay)
-            except BudgetExceededError as exc:
+            except (BudgetExceededError, CacheUnavailableError) as exc:
                 sink.append(failure(exc))
                 raise
             except LocalModelError as exc:

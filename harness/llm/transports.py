@@ -12,7 +12,7 @@ import os
 from typing import Any, Protocol
 
 from harness.errors import ProviderError, RetryableProviderError
-from harness.llm.request import ChatRequest, EmbeddingRequest
+from harness.llm.request import ChatRequest, EmbeddingRequest, well_formed
 from harness.llm.retry import parse_retry_after
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
@@ -44,6 +44,7 @@ def normalize_chat(body: Any) -> dict[str, Any]:
         content = message.get("content")
         if content is not None and not isinstance(content, str):
             raise TypeError("content is not a string")
+        content = well_formed(content)
         usage = body.get("usage") or {}
         return {
             "content": content,
@@ -165,11 +166,11 @@ class OpenAICompatibleTransport:
 
     async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
         url, headers = self._target(request.api_base, request.key_env, "chat/completions")
-        payload = {
+        payload = {  # the harness's own fields last: they win over anything in extra_body
+            **request.settings.get("extra_body", {}),
+            **{k: v for k, v in request.settings.items() if k != "extra_body"},
             "model": provider_model_name(request.model),
             "messages": wire_messages(request.messages),
-            **{k: v for k, v in request.settings.items() if k != "extra_body"},
-            **request.settings.get("extra_body", {}),
         }
         body = await self._post(url, payload, headers, timeout)
         return normalize_chat(body)

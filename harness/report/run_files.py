@@ -3,8 +3,87 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
+
+from harness.errors import ConfigError
+
+MAX_RUN_BYTES = 512 * 2**20
+
+
+class RunDocumentError(ConfigError):
+    """A results.json that is not one: unreadable, or a field of the wrong type. The message names both."""
+
+
+def _number_problem(value: Any, low: float | None = None, high: float | None = None) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"must be a number, got {type(value).__name__} {str(value)[:40]!r}"
+    if not math.isfinite(value):
+        return f"must be a finite number, got {value}"
+    if (low is not None and value < low) or (high is not None and value > high):
+        return f"must lie in {low:g}..{high:g}, got {value:g}"
+    return None
+
+
+def run_document_problem(document: Any) -> str | None:
+    """What makes `document` unusable as a finished run (for a baseline, a comparison, a merge): the first
+    problem, with where it is; None when the run can be read. Pure."""
+    if not isinstance(document, dict):
+        return f"the document is a JSON {type(document).__name__}, not an object with run and results"
+    if not isinstance(document.get("run"), dict):
+        return "run must be an object (the run's metadata)"
+    results = document.get("results")
+    if not isinstance(results, list):
+        return f"results must be a list of item results, got {type(results).__name__}"
+    for index, result in enumerate(results):
+        where = f"results[{index}]"
+        if not isinstance(result, dict):
+            return f"{where} must be an object, got {type(result).__name__}"
+        for field in ("suite", "task_id"):
+            if not isinstance(result.get(field), str) or not result[field]:
+                return f"{where}.{field} must be a non-empty string, got {result.get(field)!r:.40}"
+        if not isinstance(result.get("repeat", 0), int) or isinstance(result.get("repeat"), bool):
+            return f"{where}.repeat must be a whole number, got {result.get('repeat')!r:.40}"
+        if result.get("variant") is not None and not isinstance(result["variant"], str):
+            return f"{where}.variant must be a string or null"
+        version = result.get("task_version")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            return f"{where}.task_version must be a whole number or null, got {version!r:.40}"
+        if result.get("score") is not None and (problem := _number_problem(result["score"], 0, 100)):
+            return f"{where}.score {problem}"
+        metrics = result.get("metrics", {})
+        if not isinstance(metrics, dict):
+            return f"{where}.metrics must be an object"
+        for name, value in metrics.items():
+            if value is not None and (problem := _number_problem(value)):
+                return f"{where}.metrics.{name} {problem}"
+        if result.get("error") is not None and not isinstance(result["error"], dict):
+            return f"{where}.error must be an object or null"
+    return None
+
+
+def read_run_document(path: Path) -> dict[str, Any]:
+    """A results.json, read strictly: NaN and infinities are refused (they are not JSON), nesting past reason
+    and files that are not UTF-8 are refused, and every field the comparison reads is checked; a
+    RunDocumentError names the file and the problem."""
+
+    def refuse(constant: str) -> Any:
+        raise ValueError(f"{constant} is not a JSON number")
+
+    try:
+        if path.stat().st_size > MAX_RUN_BYTES:
+            raise RunDocumentError(f"{path}: over {MAX_RUN_BYTES // 2**20} MiB, not a results.json")
+        document = json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse)
+    except RunDocumentError:
+        raise
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        reason = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc)[:200]
+        raise RunDocumentError(f"{path}: not a readable results.json ({reason})") from None
+    problem = run_document_problem(document)
+    if problem is not None:
+        raise RunDocumentError(f"{path}: not a run's results.json: {problem}")
+    return document
 
 
 def run_path(report_dir: Path, ref: str | None) -> Path:
@@ -30,12 +109,5 @@ def run_path(report_dir: Path, ref: str | None) -> Path:
 
 
 def load_run(report_dir: Path, ref: str | None) -> dict[str, Any]:
-    """The run document, checked to be one."""
-    path = run_path(report_dir, ref)
-    try:
-        run = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise SystemExit(f"harness: {path} is not a readable results.json ({exc})") from None
-    if not isinstance(run, dict) or not isinstance(run.get("results"), list) or "run" not in run:
-        raise SystemExit(f"harness: {path} is not a run's results.json (expected the keys run and results)")
-    return run
+    """The run document, checked to be one (RunDocumentError, a ConfigError, otherwise)."""
+    return read_run_document(run_path(report_dir, ref))
