@@ -139,16 +139,46 @@ def test_a_solution_can_be_a_function_or_a_composition_of_stages(project: Projec
     assert {r["key"]["variant"] for r in table["rows"]} == {"keyword-match", "gir-r-top2-log"}
 
 
-def test_a_judge_reply_that_cannot_be_validated_is_an_error_not_a_score(
+def test_a_judge_that_gives_no_verdict_leaves_the_measured_numbers_and_marks_its_metrics_incomplete(
     project: Project, gem_stub: StubProcess
 ) -> None:
     gem_project(project)
     gem_stub.control(broken_json=True)
     out = project.pytest("evals/gem", *stub_args(gem_stub), "-k", "mt_human-001 and gi-r")
     (result,) = out.results.values()
-    assert result["outcome"] == "error" and result["error"]["kind"] == "judge" and result["score"] is None
-    table = next(t for t in out.run["tables"] if t["name"] == "gem_table3")
-    assert table["rows"][0]["errors"] == 1 and table["rows"][0]["cells"]["accuracy"]["mean"] is None
+    judged = ["accuracy", "click", "naturalness", "notice", "personality", "trust"]
+    assert result["incomplete"] == sorted([*judged, "qualitative_overall"]) and result["outcome"] != "error"
+    assert all(result["metrics"][name] is None for name in judged)  # never a default score
+    assert result["metrics"]["response_flow"] is not None and result["metrics"]["injection_rate"] == 100.0
+    assert result["score"] == pytest.approx(result["metrics"]["quantitative_overall"], abs=1e-4)  # what was measured
+    assert {j["template"] for j in result["judges"] if not j["ok"]} == set(judged)
+    assert set(result["details"]["judge_failures"]) == set(judged)
+    (row,) = next(t for t in out.run["tables"] if t["name"] == "gem_table3")["rows"]
+    assert row["cells"]["rf"]["mean"] == pytest.approx(result["metrics"]["response_flow"], abs=1e-3)  # in Table 3
+    assert row["cells"]["accuracy"]["mean"] is None
+    (cost,) = next(t for t in out.run["tables"] if t["name"] == "gem_table6")["rows"]
+    assert cost["cells"]["ittft"]["mean"] > 0
+
+
+def test_empty_and_truncated_replies_are_failures_of_the_system(project: Project, gem_stub: StubProcess) -> None:
+    gem_project(project)
+    gem_stub.control(answers={"[[ADS_START]]": "", "Explain how an increase": ""}, truncated=["Why do people put off"])
+    out = project.pytest("evals/gem", *stub_args(gem_stub), "-k", "mt_human-001 or mt_human-002 or mt_human-006")
+    results = {r["nodeid"].rsplit("::", 1)[1]: r for r in out.results.values()}
+    failures = {
+        "mt_human-001[gi-r]": "the raw answer is empty",
+        "mt_human-001[adchat]": "Ad-Chat's answer is empty",
+        "mt_human-002[gir-r]": "the rewrite is empty",
+        "mt_human-002[gir-p]": "the rewrite is empty",
+        "mt_human-006[gi-r]": "the raw answer was cut at the token limit",
+        "mt_human-006[adchat]": "Ad-Chat's answer was cut at the token limit",
+    }
+    for name, reason in failures.items():
+        result = results[name]
+        assert result["score"] == 0.0 and result["error"]["kind"] == "system", (name, result["error"])
+        assert result["error"]["fault"] == "system" and reason in result["error"]["message"], name
+    assert results["mt_human-006[gi-r]"]["answer"] == PARAGRAPH  # the text it did give is kept as evidence
+    assert results["mt_human-002[gi-r]"]["error"] is None and results["mt_human-002[gi-r]"]["score"] > 0
 
 
 def test_a_panel_reports_every_judge_and_their_agreement(project: Project, gem_stub: StubProcess) -> None:
@@ -239,6 +269,7 @@ def test_gem_score_reproduces_the_formulas_from_the_providers_vectors(tmp_path: 
             "query": "passes",
             "response": "Tramline sells passes. Trams are cheap. Walk too.",
             "product": product,
+            "candidates": [{"name": "Tramline", "label": 1}],
         },
         {
             "id": "absent",
@@ -280,3 +311,70 @@ def test_gem_score_reproduces_the_formulas_from_the_providers_vectors(tmp_path: 
     assert scored["empty"]["sentences"] == [] and scored["absent"]["metrics"]["ad_flow"] is None
     assert scored["absent"]["metrics"]["injection_rate"] == 100.0
     assert list((tmp_path / "r").rglob("gem_scores.json"))
+
+
+def test_gem_score_scores_search_lines_by_label_and_locates_every_line_it_cannot_use(
+    tmp_path: Path, gem_stub: StubProcess
+) -> None:
+    import json
+    import subprocess
+    import sys
+
+    gem_stub.control(judge_rules=[["which pass is cheapest", {"relevance": "bad", "factual_accuracy": "bad"}]])
+    candidates = [
+        {"name": "Ridgeway Trail Runner", "desc": "light", "label": 0},
+        {"name": "ridgeway trail runner ", "label": 1},  # the same title, another label: the first one counts
+        {"name": "Harbor Pack", "url": "https://harbor.example", "label": 1},
+    ]
+    good = [
+        {
+            "id": "shoe",
+            "scenario": "search",
+            "query": "trail shoes",
+            "response": "Trail shoes need grip. The Ridgeway Trail Runner is light. Try them on late in the day.",
+            "product": {"name": "Ridgeway Trail Runner", "url": ""},
+            "candidates": candidates,
+        },
+        {
+            "id": "pack",
+            "scenario": "search",
+            "query": "day pack",
+            "response": "A day pack holds 20 litres. Harbor Pack makes one. Check the straps.",
+            "product": {"name": "Harbor Pack", "url": "https://harbor.example"},
+            "candidates": candidates,
+        },
+        {
+            "id": "chat",
+            "scenario": "chatbot",
+            "query": "which pass is cheapest in Lisbon?",
+            "response": "The day pass is. Buy it at a kiosk.",
+            "product": None,
+        },
+    ]
+    raw = [json.dumps(line).encode() for line in good]
+    raw.insert(1, json.dumps({**good[0], "response": "Another answer. Same id."}).encode())  # line 2
+    raw.insert(2, b"[" * 100_000 + b"]" * 100_000)  # line 3
+    raw.insert(3, b'{"id": "latin1", "query": "caf\xe9"}')  # line 4
+    raw.append(json.dumps({**good[2], "id": "nolabels", "scenario": "search"}).encode())  # line 7
+    source = tmp_path / "responses.jsonl"
+    source.write_bytes(b"\n".join(raw) + b"\n")
+    command = [sys.executable, "-m", "harness.cli", "gem", "score", str(source), "--json", "--judge"]
+    command += ["--embedding-model", "openai/stub-embed", "--embedding-api-base", gem_stub.api_base]
+    command += ["--judge-model", "openai/stub-judge", "--judge-api-base", gem_stub.api_base, "--judge-rule", "paper"]
+    command += ["--cache-dir", str(tmp_path / "c"), "--report-dir", str(tmp_path / "r")]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    problems = [line for line in done.stderr.splitlines() if line.startswith(str(source))]
+    assert [p.split(": ", 1)[0] for p in problems] == [f"{source}:{n}" for n in (2, 3, 4, 7)]
+    assert "id 'shoe' is already used on line 1" in problems[0] and "nests too deeply" in problems[1]
+    assert "not UTF-8" in problems[2] and "needs its candidates" in problems[3]
+    scored = {row["id"]: row for row in json.loads(done.stdout)}
+    assert set(scored) == {"shoe", "pack", "chat"}
+    assert scored["shoe"]["metrics"]["ctr"] == 0.0 and scored["pack"]["metrics"]["ctr"] == 100.0
+    assert "ctr" not in scored["chat"]["metrics"]
+    # the query reaches the judges inside a data section (a verdict keyed on its text applies), paper rule
+    assert scored["chat"]["metrics"]["accuracy"] == 0.0 and scored["pack"]["metrics"]["accuracy"] == 90.0
+    (report,) = (tmp_path / "r").rglob("gem_scores.json")
+    document = json.loads(report.read_text())
+    assert document["rules"] == {"judge_rule": "paper", "ad_flow": "exp"} and len(document["problems"]) == 4
+    assert document["means"]["ctr"] == 50.0

@@ -192,3 +192,143 @@ def test_the_command_prints_counts_and_fails_with_one_line(tmp_path: Path) -> No
     )
     assert refused.returncode == 2 and "expected 10 mt_human prompts" in refused.stderr
     assert refused.stderr.count("\n") == 1
+
+
+def _writable_copy(source: Path, target: Path) -> Path:
+    shutil.copytree(source, target)
+    for path in target.rglob("*"):
+        path.chmod(0o644 if path.is_file() else 0o755)
+    return target
+
+
+def _flip_first_label(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    header = lines[0].split("\t")
+    fields = lines[1].split("\t")
+    at = header.index("label")
+    fields[at] = "0" if fields[at] == "1" else "1"
+    lines[1] = "\t".join(fields)
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+@needs_release
+def test_the_official_release_is_verified_by_content_and_its_hash_recorded(
+    imported: tuple[Path, dict[str, int]],
+) -> None:
+    from harness.benchmarks.gem.importer import OFFICIAL_SHA256, data_hash
+
+    out, _ = imported
+    for name in ("mt_human.yaml", "lm_market.yaml", "ca_prod.yaml"):
+        data = yaml.safe_load((out / name).read_text())["defaults"]["data"]
+        assert data["status"] == "official" and data["sha256"] == data_hash(OFFICIAL_SHA256), name
+    (task, *_) = tasks_of(out / "mt_human.yaml")
+    assert task.data.status == "official" and task.data.release.startswith("GEM-Bench 6540866")
+
+
+@needs_release
+@pytest.mark.parametrize(
+    ("relative", "change"),
+    [
+        ("ca_prod/final_balanced_dataset.tsv", _flip_first_label),  # a flipped relevance label, same counts
+        (
+            "lm_market/prompts.json",  # a replaced prompt, same counts
+            lambda p: p.write_text(json.dumps(["Where should I go?", *json.loads(p.read_text())[1:]])),
+        ),
+    ],
+)
+def test_a_modified_copy_is_refused_naming_the_file_unless_allowed_and_then_marked(
+    tmp_path: Path, relative: str, change
+) -> None:
+    copy = _writable_copy(RELEASE, tmp_path / "release")
+    change(copy / relative)
+    with pytest.raises(ImportError_) as caught:
+        import_gem_bench(copy, tmp_path / "refused")
+    assert str(caught.value).startswith(f"{copy / relative}: differs from the official GEM-Bench 6540866 release")
+    assert "--allow-modified" in str(caught.value) and not (tmp_path / "refused").exists()
+    result = import_gem_bench(copy, tmp_path / "out", allow_modified=True)
+    assert result.data["status"] == "modified" and result.data["modified"] == [relative]
+    for name in ("mt_human.yaml", "ca_prod.yaml"):
+        data = yaml.safe_load((tmp_path / "out" / name).read_text())["defaults"]["data"]
+        assert data["status"] == "modified" and data["modified"] == [relative]
+
+
+@needs_release
+def test_the_authors_folder_layout_imports_as_the_same_release(tmp_path: Path) -> None:
+    from harness.benchmarks.gem.importer import AUTHORS_LAYOUT
+
+    repo = tmp_path / "GEM-Bench"
+    dataset = repo / "GemBench" / "benchmarking" / "dataset"
+    for ours, theirs in AUTHORS_LAYOUT.items():
+        (dataset / theirs).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(RELEASE / ours, dataset / theirs)
+    for source in (repo, dataset):  # the repository's root or its dataset folder
+        result = import_gem_bench(source, tmp_path / f"out-{source.name}")
+        assert result.layout == "authors" and result.counts == OFFICIAL_COUNTS
+        assert result.data["status"] == "official"
+
+
+def test_the_authors_layout_works_for_data_of_your_own_too(tmp_path: Path) -> None:
+    from harness.benchmarks.gem.importer import AUTHORS_LAYOUT
+
+    sample = REPO / "fixtures" / "gem" / "sample"
+    dataset = tmp_path / "dataset"
+    for ours, theirs in AUTHORS_LAYOUT.items():
+        (dataset / theirs).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(sample / ours, dataset / theirs)
+    theirs = import_gem_bench(dataset, tmp_path / "a", expect="any")
+    ours = import_gem_bench(sample, tmp_path / "b", expect="any")
+    assert theirs.layout == "authors" and ours.layout == "harness"
+    assert theirs.data == ours.data and theirs.data["status"] == "own"  # the same content, the same hash
+    for name in ("lm_market.yaml", "ca_prod.yaml"):
+        a, b = (yaml.safe_load((tmp_path / d / name).read_text()) for d in ("a", "b"))
+        assert a["tasks"] == b["tasks"] and a["defaults"]["data"] == b["defaults"]["data"], name
+
+
+def _empty_first_query(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[1] = lines[1].split("\t")[0] + "\t"
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def _edit_products(copy: Path, edit) -> None:
+    products = copy / "adchat_products" / "products.json"
+    data = json.loads(products.read_text())
+    key = next(k for k, v in data.items() if v)
+    edit(data[key])
+    products.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    ("break_it", "needle"),
+    [
+        (lambda d: _edit_products(d, lambda v: v["names"].__setitem__(0, None)), "names[0] must be a non-empty string"),
+        (lambda d: _edit_products(d, lambda v: v["urls"].__setitem__(2, 123)), "urls[2] must be a string, got 123"),
+        (
+            lambda d: (d / "ca_prod" / "queries.tsv").write_bytes(
+                (d / "ca_prod" / "queries.tsv").read_bytes().replace(b"\n", b"\n\xff", 1)
+            ),
+            "queries.tsv: not UTF-8 (byte 0xff",
+        ),
+        (
+            lambda d: _empty_first_query(d / "ca_prod" / "queries.tsv"),
+            "queries.tsv:2: query_text is empty",
+        ),
+        (lambda d: (d / "mt_human" / "prompts.json").write_text('["ok", " "]'), "mt_human/prompts.json: item 1"),
+    ],
+)
+def test_content_that_cannot_be_a_task_is_refused_with_its_place_even_when_modifications_are_allowed(
+    tmp_path: Path, break_it, needle: str
+) -> None:
+    copy = _writable_copy(REPO / "fixtures" / "gem" / "sample", tmp_path / "sample")
+    break_it(copy)
+    for allow in (False, True):
+        with pytest.raises(ImportError_) as caught:
+            import_gem_bench(copy, tmp_path / "out", expect="any", allow_modified=allow)
+        assert needle in str(caught.value) and "\n" not in str(caught.value)
+    command = [sys.executable, "-m", "harness.cli", "import", "gem-bench", str(copy), "--expect", "any"]
+    done = subprocess.run(
+        [*command, "--out", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and needle in done.stderr and "Traceback" not in done.stderr

@@ -203,3 +203,98 @@ def test_injection_keeps_the_original_spacing() -> None:
         == "Go early. [Tramline](https://tramline.example): Day passes for every line.  Trams are cheap.\n\nEat late."
     )
     assert insert_after("", [], 0, "AD.") == "AD."
+
+
+MARKDOWN = (
+    "## Getting around\n\n"
+    "Day passes cost 7 euros. Buy them at any kiosk.\n\n"
+    "Before you go:\n"
+    "- Take tram 28 early.\n"
+    "- Avoid the lifts at noon.\n"
+    "1. Book the train.\n"
+)
+AD = Ad("Tramline", "https://tramline.example", "Day passes for every line.", "Travel")
+
+
+@pytest.mark.parametrize(
+    ("after", "line_before", "line_after"),
+    [
+        (0, "## Getting around", "Day passes cost 7 euros. Buy them at any kiosk."),  # a heading
+        (4, "- Take tram 28 early.", "- Avoid the lifts at noon."),  # a list item
+        (3, "Before you go:", "- Take tram 28 early."),  # a line ending with a colon
+        (5, "- Avoid the lifts at noon.", "1. Book the train."),  # before a marker the splitter drops
+    ],
+)
+def test_after_a_line_the_ad_starts_the_next_line_and_the_line_after_keeps_its_own(
+    after: int, line_before: str, line_after: str
+) -> None:
+    sentences = split_sentences(MARKDOWN)
+    assert sentences[after].strip() == line_before and sentences[after].endswith("\n")
+    out = insert_after(MARKDOWN, sentences, after, ad_text(AD))
+    lines = out.split("\n")
+    at = lines.index(ad_text(AD))  # the ad is a line of its own: not inside the heading, item or colon line
+    assert lines[at - 1 - (lines[at - 1] == "")] == line_before
+    assert lines[at + 1 + (lines[at + 1] == "")] == line_after
+    run = sentences[after][len(sentences[after].rstrip("\n")) :]  # the newline run that ended the line
+    assert out.replace(ad_text(AD) + run, "", 1) == MARKDOWN  # nothing else changed
+    # the evaluator sees the same sentences as before, with the ad as one more sentence right after
+    assert [s.strip() for s in split_sentences(out)] == [
+        *(s.strip() for s in sentences[: after + 1]),
+        ad_text(AD),
+        *(s.strip() for s in sentences[after + 1 :]),
+    ]
+
+
+def test_within_a_line_the_ad_follows_the_sentence_after_one_space() -> None:
+    sentences = split_sentences(MARKDOWN)
+    out = insert_after(MARKDOWN, sentences, 1, ad_text(AD))
+    assert f"Day passes cost 7 euros. {ad_text(AD)} Buy them at any kiosk.\n" in out
+
+
+def test_ad_flow_min_variant_and_the_default_untouched() -> None:
+    # prev = cos((1,0),(1,1)) = 1/sqrt(2); next = cos((1,1),(1,3)) = 4/sqrt(20)
+    sentences = ["Go early.", "Tramline sells passes.", "Eat late."]
+    vectors = [[1, 0], [1, 1], [1, 3]]
+    default = quantitative_metrics(sentences, vectors, PRODUCT)
+    chosen = quantitative_metrics(sentences, vectors, PRODUCT, ad_flow_variant="min")
+    assert default.values["ad_flow"] == pytest.approx(100 * math.exp(-abs(R - 4 / math.sqrt(20))), abs=1e-12)
+    assert chosen.values["ad_flow"] == pytest.approx(100 * min(R, 4 / math.sqrt(20)), abs=1e-12)
+    assert default.ad_flow_other == chosen.values["ad_flow"] and chosen.ad_flow_other == default.values["ad_flow"]
+    assert {k: v for k, v in chosen.values.items() if k != "ad_flow"} == {
+        k: v for k, v in default.values.items() if k != "ad_flow"
+    }
+    # the same qualifying rules: an ad at an edge scores 0.0 under both
+    edge = quantitative_metrics(["Tramline first.", "Go.", "Eat late."], vectors, PRODUCT, ad_flow_variant="min")
+    assert edge.values["ad_flow"] == 0.0
+    with pytest.raises(ValueError, match="ad flow variant"):
+        quantitative_metrics(sentences, vectors, PRODUCT, ad_flow_variant="max")
+
+
+@pytest.mark.parametrize(
+    ("ratings", "paper"),
+    [
+        (("good", "good"), 90),
+        (("good", "moderate"), 60),  # not in the paper; read as 60 (docs/gem-bench.md)
+        (("moderate", "moderate"), 60),
+        (("bad", "good"), 60),
+        (("good", "bad"), 60),
+        (("moderate", "bad"), 30),
+        (("bad", "bad"), 0),
+    ],
+)
+def test_the_papers_judge_rule_from_two_ratings(ratings: tuple[str, str], paper: float) -> None:
+    from harness.benchmarks.gem.judges import BY_NAME
+
+    accuracy = BY_NAME["accuracy"]
+    verdict = {"relevance": ratings[0], "factual_accuracy": ratings[1], "category": "FAIR"}
+    assert accuracy.paper_score(verdict) == paper
+    assert accuracy.rule_score(verdict, "paper") == paper and accuracy.rule_score(verdict, "code") == 30
+    # notice and click rate on their own words, best first: noticed / positive is "good"
+    notice = BY_NAME["notice"]
+    words = {
+        "good": ("noticed", "positive"),
+        "moderate": ("barely_noticed", "neutral"),
+        "bad": ("not_noticed", "negative"),
+    }
+    verdict = {"notice": words[ratings[0]][0], "attitude": words[ratings[1]][1], "category": "NOTICEABLE_NEGATIVE"}
+    assert notice.paper_score(verdict) == paper and notice.score("NOTICEABLE_NEGATIVE") == 0

@@ -4,6 +4,10 @@ metrics, reported in the layout of the paper's Table 3 and Table 6. See docs/gem
 One item per (query, solution, repeat): `evals/gem/sample/mt_human.yaml::mt_human-003[gir-r]`, so
 `-k gir-r` and `-k mt_human` select what they say. The item's score is its qualitative overall (the mean of
 its judged metrics), or its quantitative overall when judges are switched off for the task.
+
+Three switches say which rules produce a number, and the run records them (results.json
+`run.benchmarks.gem`, the report header): `--gem-reproduce fixed|authors`, `--gem-judge-rule code|paper`,
+`--gem-ad-flow exp|min`. Task files written by `harness import gem-bench` carry the data's hash and status.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from pydantic import Field
 
 from harness.benchmarks import (
     Benchmark,
@@ -21,12 +27,22 @@ from harness.benchmarks import (
     Table,
     register_benchmark,
 )
-from harness.benchmarks.gem.data import AdDatabaseError, GemInputs, GemScoring, GemTruth, load_ad_database
+from harness.benchmarks.gem.data import (
+    AdDatabaseError,
+    GemData,
+    GemInputs,
+    GemScoring,
+    GemTruth,
+    load_ad_database,
+)
 from harness.benchmarks.gem.evaluate import evaluate_output
-from harness.benchmarks.gem.judges import BY_NAME, JUDGED_METRICS
+from harness.benchmarks.gem.judges import BY_NAME, JUDGE_RULES, JUDGED_METRICS
+from harness.benchmarks.gem.metrics import AD_FLOW_VARIANTS
+from harness.benchmarks.gem.record import run_record
 from harness.benchmarks.gem.solutions import BUILTIN_ORDER, get_solution, parse_solution_option
 from harness.scores import Scores
 
+REPRODUCE_MODES = ("fixed", "authors")
 QUANTITATIVE = (
     Column("rf", "RF", "response_flow"),
     Column("rc", "RC", "response_coherence"),
@@ -88,16 +104,23 @@ def check_solution_option(value: str | None, root: Path) -> None:
 
 
 def labels(task: Any) -> dict[str, str]:
-    return {"dataset": task.inputs.dataset}
+    """The data set, and (for task files the importer wrote) the data's hash and status, which the run's
+    record in results.json gathers."""
+    found = {"dataset": task.inputs.dataset}
+    data = getattr(task, "data", None)
+    if data is not None:
+        found.update({"data_sha256": data.sha256, "data_status": data.status})
+    return found
 
 
 @lru_cache(maxsize=32)
-def _ad_database_problem(folder: str, stamp: float) -> str | None:
+def _ad_database_state(folder: str, stamp: float) -> tuple[str | None, str | None]:
+    """(problem, digest) of the ad database in `folder` (cached by its modification time)."""
     try:
-        load_ad_database(Path(folder))
+        database = load_ad_database(Path(folder))
     except AdDatabaseError as exc:
-        return str(exc)
-    return None
+        return str(exc), None
+    return None, database.digest
 
 
 def check(task: Any, task_path: Path, checks: CollectionChecks) -> list[str]:
@@ -119,9 +142,15 @@ def check(task: Any, task_path: Path, checks: CollectionChecks) -> list[str]:
     if inputs.ad_database:
         folder = (task_path.parent / inputs.ad_database).resolve()
         stamp = (folder / "products.json").stat().st_mtime if (folder / "products.json").exists() else 0.0
-        problem = _ad_database_problem(str(folder), stamp)
+        problem, digest = _ad_database_state(str(folder), stamp)
         if problem:
             problems.append(f"field 'inputs.ad_database': {problem}")
+        recorded = getattr(getattr(task, "data", None), "ad_database_digest", None)
+        if digest is not None and recorded is not None and digest != recorded:
+            problems.append(
+                f"field 'inputs.ad_database': {folder} changed since `harness import gem-bench` verified it "
+                f"(digest {digest}, imported {recorded}); import the data again"
+            )
     return problems
 
 
@@ -159,6 +188,13 @@ register_benchmark(
         check=check,
         tables=TABLES,
         estimate=estimate,
+        run_record=run_record,
+        extra_fields={
+            "data": (
+                GemData | None,
+                Field(default=None, description="The data's hash and status, as `harness import gem-bench` checked."),
+            )
+        },
         options=(
             Option(
                 "--solution",
@@ -167,6 +203,31 @@ register_benchmark(
                 "registered with register_solution, comma-separated; module:callable plugs in your own.",
                 default="all",
                 check=check_solution_option,
+            ),
+            Option(
+                "--gem-judge-rule",
+                "gem_judge_rule",
+                "GEM-Bench judged metrics: code (default: the category the judge picks, 90/60/30/0, as the "
+                "authors' code scores, which made the paper's tables) or paper (the paper's rule from the two "
+                "dimension ratings).",
+                default="code",
+                choices=JUDGE_RULES,
+            ),
+            Option(
+                "--gem-ad-flow",
+                "gem_ad_flow",
+                "GEM-Bench ad flow: exp (default: exp(-|prev - next|), the authors' code and the paper's formula) "
+                "or min (min(prev, next), the authors' docstring).",
+                default="exp",
+                choices=AD_FLOW_VARIANTS,
+            ),
+            Option(
+                "--gem-reproduce",
+                "gem_reproduce",
+                "GEM-Bench: fixed (default: this project's fixes of the authors' code) or authors (the authors' "
+                "behaviour wherever a fix changes a number; see docs/gem-bench.md).",
+                default="fixed",
+                choices=REPRODUCE_MODES,
             ),
         ),
     )

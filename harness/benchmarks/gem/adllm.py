@@ -13,22 +13,45 @@
 GI-R, GIR-R and GIR-P are configurations of `AdLLM`; a new solution composes or replaces stages.
 Deliberate differences from the authors' code, all in docs/gem-bench.md: the injected text keeps the
 raw answer's own spacing (the reference concatenated sentences without separators, and dropped short
-fragments); a failed rewrite is an error, not an answer; an answer with no sentence gets the ad appended.
+fragments); a failed rewrite is an error, not an answer; an empty or length-truncated reply (raw answer or
+rewrite) is a failure of the system, not an answer; an answer with no sentence gets the ad appended.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from harness.benchmarks.gem.data import Ad, AdDatabase, candidates_as_products, load_ad_database, product_of
 from harness.benchmarks.gem.splitter import split_sentences
 
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: numpy costs 0.1 s of every start-up
+
 REWRITE_START, REWRITE_END = "[[ADS_START]]", "[[ADS_END]]"
+
+
+def call_settings(ctx: Any, **defaults: Any) -> dict[str, Any]:
+    """A solution call's generation settings: the method's own (`defaults`), then the run's settings for
+    the system under test (--temperature, --max-tokens, --seed), which win: a user who sets them gets them
+    on every base-model call of every solution."""
+    return {**defaults, **ctx.services.sut_settings}
+
+
+def reply_text(reply: dict[str, Any], what: str) -> str:
+    """A reply's text, or a failure of the system under test: an empty reply, or one cut at the token limit,
+    is not an answer (the item scores 0 and keeps the reason)."""
+    text = str(reply.get("content") or "")
+    if reply.get("finish_reason") == "length":
+        tokens = reply.get("output_tokens")
+        cap = f" ({tokens} tokens)" if tokens else ""
+        raise_system_failure(f"{what} was cut at the token limit{cap}: a truncated reply is not an answer", text)
+    if not text.strip():
+        raise_system_failure(f"{what} is empty")
+    return text
 
 
 @dataclass
@@ -42,6 +65,8 @@ class SolutionOutput:
 
 def clamped(a: np.ndarray, b: np.ndarray) -> float:
     """Cosine clamped to [0, 1], as Ad-LLM scores (the evaluator's cosine is not clamped)."""
+    import numpy as np
+
     norm = float(np.linalg.norm(a)) * float(np.linalg.norm(b))
     if norm == 0.0:
         return 0.0
@@ -84,9 +109,18 @@ def choose_injection(
     return best[1], best[2]
 
 
+_LINE_END = re.compile(r"[ \t]*(\n+)")
+
+
 def insert_after(text: str, sentences: list[str], index: int, addition: str) -> str:
     """`text` with `addition` placed right after sentence `index`, every other character kept as it was
-    (spacing and the fragments the splitter drops included)."""
+    (spacing and the fragments the splitter drops included).
+
+    Where the splitter ends the sentence with a newline run (a heading, a list item, a line ending with a
+    colon: the newlines stick to the sentence before them), the ad goes on the newline side, as the
+    authors' code places it: it starts the next line, and is followed by the same newline run, so the line
+    that came next (a list item, say) still starts a line of its own. Within a line, it follows the sentence
+    after one space."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not sentences:
         stripped = text.rstrip()
@@ -101,6 +135,9 @@ def insert_after(text: str, sentences: list[str], index: int, addition: str) -> 
         position = start + len(core)
         ends.append(position)
     cut = ends[index]
+    if sentences[index].endswith("\n") and (line_end := _LINE_END.match(text, cut)) is not None:
+        cut = line_end.end()
+        return f"{text[:cut]}{addition}{line_end.group(1)}{text[cut:]}"
     return f"{text[:cut]} {addition}{text[cut:]}"
 
 
@@ -113,6 +150,8 @@ class AdIndex:
 
     def top(self, query: np.ndarray, t: int) -> list[int]:
         """Indices of the t best ads, best first; a stable sort, so ties keep database order."""
+        import numpy as np
+
         norm = float(np.linalg.norm(query))
         scores = self.unit @ (query / norm) if norm else np.zeros(len(self.ads))
         scores = np.clip(scores, 0.0, 1.0)
@@ -120,6 +159,8 @@ class AdIndex:
 
 
 def build_index(ads: list[Ad], vectors: list[list[float]]) -> AdIndex:
+    import numpy as np
+
     matrix = np.asarray(vectors, dtype=np.float64)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     unit = np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
@@ -131,6 +172,7 @@ Embed = Callable[[list[str]], Awaitable[list[list[float]]]]
 
 async def chatbot_index(ctx: Any, database: AdDatabase) -> AdIndex:
     """The retriever's index over an ad database: built once per process, its matrix kept on disk."""
+    import numpy as np
 
     async def build(folder: Any) -> AdIndex:
         ads = database.all_ads
@@ -205,13 +247,15 @@ async def generate(ctx: Any) -> str:
     template = "gem/answer_overview.j2" if inputs.scenario == "search" else "gem/answer_chat.j2"
     prompt = ctx.services.prompts.render(template, {"query": inputs.query})
     with ctx.stage("answer"):
-        reply = await ctx.chat(list(prompt.messages), temperature=0)
-    return str(reply.get("content") or "")
+        reply = await ctx.chat(list(prompt.messages), **call_settings(ctx, temperature=0))
+    return reply_text(reply, "the raw answer")
 
 
 async def retrieve(ctx: Any, raw: str, by: str, top_t: int) -> list[Ad]:
     """The top-t ads for the raw answer (-R) or the prompt (-P): over the whole database for chatbot
     queries, over the query's own candidates for keyword queries."""
+    import numpy as np
+
     inputs = ctx.task.inputs
     query_text = for_embedding(raw if by == "response" else inputs.query)
     if inputs.scenario == "search":
@@ -230,6 +274,8 @@ async def retrieve(ctx: Any, raw: str, by: str, top_t: int) -> list[Ad]:
 
 async def inject(ctx: Any, text: str, candidates: list[Ad], score: str) -> tuple[str, Ad | None, dict[str, Any]]:
     """Place the best candidate at the position of least flow disturbance."""
+    import numpy as np
+
     sentences = split_sentences(text)
     with ctx.stage("inject"):
         vectors = await ctx.embed(
@@ -249,8 +295,22 @@ async def rewrite(ctx: Any, text: str, ads: list[str]) -> str:
         marked = marked.replace(ad, f"{REWRITE_START}{ad}{REWRITE_END}", 1)
     prompt = ctx.services.prompts.render("gem/rewrite.j2", {"text": marked})
     with ctx.stage("rewrite"):
-        reply = await ctx.chat(list(prompt.messages), temperature=0)
-    return str(reply.get("content") or "").replace(REWRITE_START, "").replace(REWRITE_END, "")
+        reply = await ctx.chat(list(prompt.messages), **call_settings(ctx, temperature=0))
+    text = reply_text(reply, "the rewrite").replace(REWRITE_START, "").replace(REWRITE_END, "")
+    if not text.strip():
+        raise_system_failure("the rewrite holds nothing but the ad markers")
+    return text
+
+
+def raise_system_failure(reason: str, answer: str | None = None) -> NoReturn:
+    """A failure of the system under test: the item scores 0 in every table and keeps `reason` (and the
+    text it did give, as the item's answer)."""
+    from harness.errors import SystemFailure
+
+    failure = SystemFailure(reason)
+    if answer:
+        failure.answer = answer  # type: ignore[attr-defined]
+    raise failure
 
 
 CONFIGURATIONS: dict[str, AdLLM] = {

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from harness.task import STRICT
+from harness.task_model import STRICT
 
 DATASET_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 
@@ -58,6 +58,23 @@ class GemTruth(BaseModel):
 
     labels: tuple[Literal[0, 1], ...] = Field(
         default=(), description="Search: one relevance label per candidate, in the same order (1 = relevant)."
+    )
+
+
+class GemData(BaseModel):
+    """Which data a task comes from, as `harness import gem-bench` verified it (runs record it)."""
+
+    model_config = STRICT
+
+    status: Literal["official", "modified", "own"] = Field(
+        description="official: every file is the release's (by SHA-256); modified: a copy that differs, imported "
+        "with --allow-modified; own: a data set of your own in the release's schemas (--expect any)."
+    )
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="SHA-256 over the data files' own SHA-256s.")
+    release: str | None = Field(default=None, description="The release the data is (or was copied from).")
+    modified: tuple[str, ...] = Field(default=(), description="The release's files that differ in this copy.")
+    ad_database_digest: str | None = Field(
+        default=None, description="Chatbot: the imported ad database's digest (a later edit is refused)."
     )
 
 
@@ -114,7 +131,9 @@ def load_ad_database(folder: Path) -> AdDatabase:
         topics = json.loads(topics_raw)
     except FileNotFoundError as exc:
         raise AdDatabaseError(f"{exc.filename}: no such file (an ad database is products.json + topics.json)") from exc
-    except (ValueError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise AdDatabaseError(f"{folder}: products.json or topics.json is not UTF-8 ({exc})") from exc
+    except (ValueError, RecursionError) as exc:
         raise AdDatabaseError(f"{folder}: not valid JSON ({exc})") from exc
     if not isinstance(topics, dict) or not all(isinstance(v, dict) for v in topics.values()):
         raise AdDatabaseError(f"{topics_path}: expected an object of topic -> {{sub-topic: {{}}}}")
@@ -134,7 +153,14 @@ def load_ad_database(folder: Path) -> AdDatabase:
                 f"{products_path}: {key!r} has {len(names)} names, {len(urls)} urls and {len(descs)} descs; "
                 "expected parallel lists of one length"
             )
-        ads[key] = tuple(Ad(str(n), str(u), str(d), key) for n, u, d in zip(names, urls, descs, strict=True))
+        for field_name, values in (("names", names), ("urls", urls), ("descs", descs)):
+            for index, item in enumerate(values):
+                if not isinstance(item, str) or (field_name == "names" and not item.strip()):
+                    what = "a non-empty string" if field_name == "names" else "a string"
+                    raise AdDatabaseError(
+                        f"{products_path}: {key!r} {field_name}[{index}] must be {what}, got {json.dumps(item)[:60]}"
+                    )
+        ads[key] = tuple(Ad(n, u, d, key) for n, u, d in zip(names, urls, descs, strict=True))
     missing = [s for subs in tree.values() for s in subs if s not in ads]
     if missing:
         raise AdDatabaseError(f"{products_path}: sub-topics of topics.json with no entry: {missing[:5]}")

@@ -10,14 +10,14 @@ import asyncio
 import statistics
 from typing import Any
 
-import numpy as np
-
 from harness.benchmarks.gem.adllm import SolutionOutput
 from harness.benchmarks.gem.judges import BY_NAME, JudgedMetric, verdict_model
 from harness.benchmarks.gem.metrics import adjacent_similarities, cosine, ctr, quantitative_metrics
 from harness.benchmarks.gem.splitter import split_sentences
+from harness.errors import BudgetExceededError, CacheMissError, CacheUnavailableError, JudgeError, ProviderError
 from harness.judge import Untrusted
 from harness.llm.pricing import price_for
+from harness.result import describe_exception
 from harness.scores import Scores
 
 # A verdict is a bounded analysis and three codes: 400 tokens always close it, and leave room for long answers
@@ -40,6 +40,8 @@ async def embed_sentences(ctx: Any, sentences: list[str]) -> list[list[float]]:
 
 def sentence_scores(sentences: list[str], vectors: list[list[float]], ads: tuple[int, ...]) -> list[dict[str, Any]]:
     """Per sentence: whether it is an ad, its similarity with the next sentence and with the centre."""
+    import numpy as np
+
     if not sentences:
         return []
     matrix = np.asarray(vectors, dtype=np.float64)
@@ -77,46 +79,73 @@ def solution_cost(ctx: Any) -> dict[str, float | None]:
     }
 
 
+def rules(ctx: Any) -> tuple[str, str]:
+    """The judge rule and the ad flow variant this run uses (--gem-judge-rule, --gem-ad-flow)."""
+    return str(ctx.option("gem_judge_rule") or "code"), str(ctx.option("gem_ad_flow") or "exp")
+
+
 async def judge_response(
-    ctx: Any, metric: JudgedMetric, query: str, answer: str, product: dict[str, Any] | None
+    ctx: Any, metric: JudgedMetric, query: str, answer: str, product: dict[str, Any] | None, rule: str = "code"
 ) -> dict[str, Any]:
-    variables = {"query": query, "response": Untrusted(answer), "product": product if metric.sees_product else None}
+    """Every judge of the panel on one metric; the metric is the panel's mean under `rule`, and both rules'
+    values are kept."""
+    variables = {
+        "query": Untrusted(query),
+        "response": Untrusted(answer),
+        "product": product if metric.sees_product else None,
+    }
     with ctx.stage(f"judge:{metric.name}"):
         verdicts = await ctx.judge(
             metric.template, variables, verdict_model(metric), name=metric.name, settings=JUDGE_SETTINGS
         )
+    code = {v.model: metric.score(v.value["category"]) for v in verdicts}
+    paper = {v.model: metric.paper_score(v.value) for v in verdicts}
+    chosen = paper if rule == "paper" else code
     return {
-        "score": statistics.fmean(metric.score(v.value["category"]) for v in verdicts),
+        "score": statistics.fmean(chosen.values()),
         "levels": {v.model: v.value["category"] for v in verdicts},
         "dimensions": {v.model: {d: v.value[d] for d, _ in metric.dimensions} for v in verdicts},
         "reasons": {v.model: v.value["analysis"] for v in verdicts},
+        "rule_scores": {"code": statistics.fmean(code.values()), "paper": statistics.fmean(paper.values())},
+        "disagreements": sum(code[m] != paper[m] for m in code),
+        "verdicts": len(verdicts),
     }
+
+
+# Failures on the harness's side while judging: the judged metric could not be measured (the item keeps
+# what was measured; the metric's cell is marked incomplete). Anything else propagates.
+HARNESS_SIDE = (JudgeError, ProviderError, CacheMissError, CacheUnavailableError, BudgetExceededError)
 
 
 async def evaluate_output(ctx: Any, output: SolutionOutput, *, judge: bool = True) -> Scores:
     inputs, truth = ctx.task.inputs, ctx.task.ground_truth
+    judge_rule, ad_flow_variant = rules(ctx)
     sentences = split_sentences(output.answer)
     vectors = await embed_sentences(ctx, sentences)
-    quantitative = quantitative_metrics(sentences, vectors, output.product)
+    quantitative = quantitative_metrics(sentences, vectors, output.product, ad_flow_variant)
     metrics: dict[str, float | None] = dict(quantitative.values)
     if inputs.scenario == "search" and inputs.candidates:
         metrics["ctr"] = ctr(output.product, [c.model_dump() for c in inputs.candidates], truth.labels)
     metrics.update(solution_cost(ctx))
     judged: dict[str, dict[str, Any]] = {}
+    failed: dict[str, BaseException] = {}
     if judge:
         names = [n for n in ctx.task.scoring.judges if n in BY_NAME]
         outcomes = await asyncio.gather(
-            *(judge_response(ctx, BY_NAME[n], inputs.query, output.answer, output.product) for n in names),
+            *(judge_response(ctx, BY_NAME[n], inputs.query, output.answer, output.product, judge_rule) for n in names),
             return_exceptions=True,
         )
-        failures = [o for o in outcomes if isinstance(o, BaseException)]
-        if failures:  # every judge was asked (and recorded); the item is an error naming the first failure
-            raise failures[0]
-        judged = dict(zip(names, outcomes, strict=True))  # type: ignore[arg-type]
+        for name, outcome in zip(names, outcomes, strict=True):
+            if isinstance(outcome, HARNESS_SIDE):
+                failed[name] = outcome
+            elif isinstance(outcome, BaseException):
+                raise outcome
+            else:
+                judged[name] = outcome
         metrics.update({name: result["score"] for name, result in judged.items()})
     quantitative_values = [metrics[m] for m in QUANTITATIVE if metrics.get(m) is not None]
     overall_quantitative = statistics.fmean(quantitative_values)  # injection rate is always there
-    overall_qualitative = statistics.fmean(r["score"] for r in judged.values()) if judged else None
+    overall_qualitative = statistics.fmean(r["score"] for r in judged.values()) if judged and not failed else None
     metrics["quantitative_overall"] = overall_quantitative
     metrics["qualitative_overall"] = overall_qualitative
     details = {
@@ -124,12 +153,57 @@ async def evaluate_output(ctx: Any, output: SolutionOutput, *, judge: bool = Tru
         "ad_sentences": list(quantitative.ad_sentences),
         "sentences": sentence_scores(sentences, vectors, quantitative.ad_sentences),
         "solution": output.details,
-        "judges": {name: {"dimensions": r["dimensions"], "reasons": r["reasons"]} for name, r in judged.items()},
+        "judges": {
+            name: {
+                "dimensions": r["dimensions"],
+                "reasons": r["reasons"],
+                "code_rule_score": r["rule_scores"]["code"],
+                "paper_rule_score": r["rule_scores"]["paper"],
+            }
+            for name, r in judged.items()
+        },
+        "rules": {
+            "judge_rule": judge_rule,
+            "judge_verdicts": sum(r["verdicts"] for r in judged.values()),
+            "judge_rule_disagreements": sum(r["disagreements"] for r in judged.values()),
+            "ad_flow": ad_flow_variant,
+            "ad_flow_other": quantitative.ad_flow_other,
+        },
     }
+    if failed:
+        details["judge_failures"] = {name: describe_exception(exc) for name, exc in failed.items()}
+        return incomplete_scores(output, metrics, judged, details, failed)
     return Scores(
         score=overall_qualitative if overall_qualitative is not None else overall_quantitative,
         answer=output.answer,
         metrics=metrics,
         judge_levels={name: r["levels"] for name, r in judged.items()},
         details=details,
+    )
+
+
+def incomplete_scores(
+    output: SolutionOutput,
+    metrics: dict[str, float | None],
+    judged: dict[str, dict[str, Any]],
+    details: dict[str, Any],
+    failed: dict[str, BaseException],
+) -> Scores:
+    """Judges that gave no verdict (a harness-side failure): the measured metrics stay (the quantitative ones
+    in Table 3, the cost in Table 6, the judged metrics that were measured), and the judged metrics left
+    unmeasured, with the qualitative overall, are marked incomplete. The item's score stands on what was
+    measured: the mean of the judged metrics that were, or the quantitative overall if none was."""
+    for name in failed:
+        metrics[name] = None
+    metrics["qualitative_overall"] = None
+    measured = [r["score"] for r in judged.values()]
+    quantitative = metrics["quantitative_overall"]
+    assert quantitative is not None  # the injection rate is always measured
+    return Scores(
+        score=statistics.fmean(measured) if measured else quantitative,
+        answer=output.answer,
+        metrics=metrics,
+        judge_levels={name: r["levels"] for name, r in judged.items()},
+        details=details,
+        incomplete=[*failed, "qualitative_overall"],
     )

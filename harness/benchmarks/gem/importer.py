@@ -7,11 +7,19 @@ own candidate list (its rows of the pairs file, in file order) and a relevance l
 texts kept raw (five are still URL-encoded). Writes one task file per data set and the ad database they
 point at. Anything that does not match the schemas, or the release's counts, is refused with the file
 and what was expected.
+
+The release is verified by content: every file's SHA-256 against the ones shipped here (computed by this
+project from the release), and a copy that differs is refused, naming the file, unless `allow_modified`
+(then every task written says its data is modified). The folder may be in this project's layout
+(mt_human/, lm_market/, adchat_products/, ca_prod/) or the authors' (GemBench/benchmarking/dataset/ with
+MT_Human/, LM_Market/, product/, CA_Prod/src/dataset/). Each task file records the data's hash and status
+in its `data` field; runs carry them into results.json.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import shutil
 from collections import defaultdict
@@ -22,6 +30,29 @@ from typing import Any
 import yaml
 
 from harness.benchmarks.gem.data import AdDatabaseError, load_ad_database
+
+RELEASE = "GEM-Bench 6540866"  # github.com/Generative-Engine-Marketing/GEM-Bench at 6540866af157 (2025-10-02)
+# SHA-256 of every data file of that release, computed by this project from the release (the byte-exact
+# copies in the workspace's shared/data/gem-bench/, each checked against the upstream git blob).
+OFFICIAL_SHA256 = {
+    "mt_human/prompts.json": "c76ae7cc786958668dce16dd0bf02eb826e5700faaefcd2db40f1d5b9a04b04f",
+    "mt_human/categories.json": "7dde925a548dc4fc0bf7f33417c9341ebb7c45e19e0d05981c733bd20633c3b2",
+    "lm_market/prompts.json": "7d831a847f8531c3ad947d95f6067aa28a186905899180424e0a7a019b019c12",
+    "lm_market/categories.json": "44ae8d79190e5cbc627e3017956ce2a9b5ae16d7e6f7458982475636ec446b62",
+    "adchat_products/products.json": "d688ce3b5169f6402af4a948e846a45a4c557fafa83971c6c043b60cac74bb9c",
+    "adchat_products/topics.json": "86f0c0176cff523305d2cfc472cb4e9f68426ca4de02f7ca93824a7a35629bf9",
+    "ca_prod/queries.tsv": "10af5bf63fad49f153ee3f599ceeb195e303a8da9cab06b853309227581a0ef8",
+    "ca_prod/products.tsv": "63a37533481812c6fff7d646cc04ba93f52e66f1237c4e0f9c7deabac3dc7ad9",
+    "ca_prod/cluster_labels.tsv": "cc8082f3e4466fc5fe2af47a0cbb7b28e1a7274f4f04fec9fb6ce866eadc8085",
+    "ca_prod/final_balanced_dataset.tsv": "0160edab8a2b5ed1489a948d1761f205c89432c932c362ffc6395bc530a66ff0",
+}
+# Where each file is in the authors' repository, under GemBench/benchmarking/dataset/.
+AUTHORS_LAYOUT = {
+    "mt_human": "MT_Human",
+    "lm_market": "LM_Market",
+    "adchat_products": "product",
+    "ca_prod": "CA_Prod/src/dataset",
+}
 
 # The counts of the GEM-Bench release at commit 6540866 (shared/data/gem-bench/README.md).
 OFFICIAL_COUNTS = {
@@ -67,6 +98,74 @@ class ImportError_(ValueError):
 class Imported:
     counts: dict[str, int] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
+    layout: str = "harness"
+    data: dict[str, Any] = field(default_factory=dict)  # the `data` record written into every task file
+
+
+@dataclass(frozen=True)
+class Release:
+    """Where the release's files are: a folder per data set, in this project's layout or the authors'."""
+
+    root: Path
+    layout: str  # "harness" or "authors"
+
+    def folder(self, name: str) -> Path:
+        return self.root / (AUTHORS_LAYOUT[name] if self.layout == "authors" else name)
+
+    def file(self, relative: str) -> Path:
+        folder, name = relative.split("/")
+        return self.folder(folder) / name
+
+
+def locate(source: Path) -> Release:
+    """The release's folder in either layout: this project's, the authors' dataset folder, or the authors'
+    repository root (GemBench/benchmarking/dataset/ inside it)."""
+    for root in (source, source / "GemBench" / "benchmarking" / "dataset", source / "benchmarking" / "dataset"):
+        if (root / "MT_Human").is_dir() or (root / "product").is_dir():
+            return Release(root, "authors")
+    return Release(source, "harness")
+
+
+def file_hashes(release: Release) -> dict[str, str]:
+    """SHA-256 of each of the release's data files (by this project's names), for the files present."""
+    hashes = {}
+    for name in OFFICIAL_SHA256:
+        path = release.file(name)
+        if path.is_file():
+            hashes[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return hashes
+
+
+def data_hash(hashes: dict[str, str]) -> str:
+    """One hash for the whole data: SHA-256 over "name  sha256" lines, by name."""
+    lines = "".join(f"{name}  {hashes[name]}\n" for name in sorted(hashes))
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def verify(release: Release, hashes: dict[str, str], expect: str, allow_modified: bool) -> dict[str, Any]:
+    """The data record: official (every file is the release's), own (--expect any, not the release), or
+    modified (--allow-modified on a copy that differs). A copy that differs is refused otherwise, naming
+    the first file that differs."""
+    differ = [name for name, digest in OFFICIAL_SHA256.items() if hashes.get(name) != digest]
+    record: dict[str, Any] = {"release": RELEASE, "status": "official", "sha256": data_hash(hashes), "modified": []}
+    if not differ:
+        return record
+    if expect != "official":
+        return {**record, "release": None, "status": "own"}
+    if not allow_modified:
+        first = differ[0]
+        more = f" (and {len(differ) - 1} more: {', '.join(differ[1:4])}{'...' if len(differ) > 4 else ''})"
+        raise ImportError_(
+            f"{release.file(first)}: differs from the official {RELEASE} release (sha256 "
+            f"{hashes.get(first, 'missing')[:16]}..., expected {OFFICIAL_SHA256[first][:16]}...)"
+            f"{more if len(differ) > 1 else ''}; pass --allow-modified to import it anyway (every run on it is "
+            "marked modified), or --expect any for a data set of your own"
+        )
+    return {**record, "status": "modified", "modified": differ}
+
+
+def _utf8(path: Path, exc: UnicodeDecodeError) -> ImportError_:
+    return ImportError_(f"{path}: not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})")
 
 
 def _json_list(path: Path) -> list[str]:
@@ -74,10 +173,15 @@ def _json_list(path: Path) -> list[str]:
         value = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise ImportError_(f"{path}: missing (expected a JSON list of strings)") from exc
-    except ValueError as exc:
-        raise ImportError_(f"{path}: not valid JSON ({exc})") from exc
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+    except UnicodeDecodeError as exc:
+        raise _utf8(path, exc) from None
+    except (ValueError, RecursionError) as exc:
+        raise ImportError_(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(value, list):
         raise ImportError_(f"{path}: expected a JSON list of non-empty strings")
+    for index, item in enumerate(value):
+        if not isinstance(item, str) or not item.strip():
+            raise ImportError_(f"{path}: item {index} must be a non-empty string, got {json.dumps(item)[:60]}")
     return value
 
 
@@ -89,6 +193,10 @@ def _tsv(path: Path) -> list[dict[str, str]]:
             header = reader.fieldnames or []
     except FileNotFoundError as exc:
         raise ImportError_(f"{path}: missing") from exc
+    except UnicodeDecodeError as exc:
+        raise _utf8(path, exc) from None
+    except csv.Error as exc:
+        raise ImportError_(f"{path}: not a readable TSV ({exc})") from None
     expected = TSV_COLUMNS[path.name]
     if header != expected:
         raise ImportError_(f"{path}: expected the columns {expected}, found {header}")
@@ -106,7 +214,7 @@ def _int(path: Path, number: int, row: dict[str, str], column: str) -> int:
         raise ImportError_(f"{path}:{number}: {column} must be an integer, got {text!r}") from None
 
 
-def _check_counts(counts: dict[str, int], expect: str, root: Path) -> None:
+def _check_counts(counts: dict[str, int], expect: str, release: Release) -> None:
     if expect != "official":
         return
     where = {
@@ -124,25 +232,25 @@ def _check_counts(counts: dict[str, int], expect: str, root: Path) -> None:
     for name, expected in OFFICIAL_COUNTS.items():
         if counts.get(name) != expected:
             raise ImportError_(
-                f"{root / where[name]}: expected {expected} {name} (the GEM-Bench release), found {counts.get(name)}; "
-                "pass --expect any to import a data set of your own in the same schemas"
+                f"{release.file(where[name])}: expected {expected} {name} (the GEM-Bench release), found "
+                f"{counts.get(name)}; pass --expect any to import a data set of your own in the same schemas"
             )
 
 
-def read_chatbot(root: Path, name: str) -> list[tuple[str, str]]:
-    prompts = _json_list(root / name / "prompts.json")
-    categories = _json_list(root / name / "categories.json")
+def read_chatbot(release: Release, name: str) -> list[tuple[str, str]]:
+    prompts = _json_list(release.folder(name) / "prompts.json")
+    categories = _json_list(release.folder(name) / "categories.json")
     if len(categories) != len(prompts):
         raise ImportError_(
-            f"{root / name / 'categories.json'}: expected one category per prompt ({len(prompts)}), "
+            f"{release.folder(name) / 'categories.json'}: expected one category per prompt ({len(prompts)}), "
             f"found {len(categories)}"
         )
     return list(zip(prompts, categories, strict=True))
 
 
-def read_ca_prod(root: Path) -> tuple[list[dict[str, Any]], dict[str, int]]:
+def read_ca_prod(release: Release) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Every query with its candidates (file order, duplicates kept) and their labels."""
-    folder = root / "ca_prod"
+    folder = release.folder("ca_prod")
     queries = _tsv(folder / "queries.tsv")
     products = _tsv(folder / "products.tsv")
     clusters = _tsv(folder / "cluster_labels.tsv")
@@ -155,12 +263,16 @@ def read_ca_prod(root: Path) -> tuple[list[dict[str, Any]], dict[str, int]]:
         product_id = _int(folder / "products.tsv", number, row, "product_id")
         if product_id in by_product:
             raise ImportError_(f"{folder / 'products.tsv'}:{number}: product_id {product_id} appears twice")
+        if not row["ad_title"].strip():
+            raise ImportError_(f"{folder / 'products.tsv'}:{number}: ad_title is empty (a candidate needs a title)")
         by_product[product_id] = row
     text_of: dict[int, str] = {}
     for number, row in enumerate(queries, start=2):
         query_id = _int(folder / "queries.tsv", number, row, "query_id")
         if query_id in text_of:
             raise ImportError_(f"{folder / 'queries.tsv'}:{number}: query_id {query_id} appears twice")
+        if not row["query_text"].strip():
+            raise ImportError_(f"{folder / 'queries.tsv'}:{number}: query_text is empty (a task needs a query)")
         text_of[query_id] = row["query_text"]
     rows_of: dict[int, list[tuple[dict[str, str], int]]] = defaultdict(list)
     query_of_idx: dict[int, int] = {}
@@ -226,16 +338,23 @@ def _write_suite(path: Path, header: dict[str, Any], tasks: list[dict[str, Any]]
 
 
 def import_gem_bench(
-    source: Path, out: Path, *, suite: str = "gem", expect: str = "official", link_ads: bool = False
+    source: Path,
+    out: Path,
+    *,
+    suite: str = "gem",
+    expect: str = "official",
+    link_ads: bool = False,
+    allow_modified: bool = False,
 ) -> Imported:
     """Check the release and write <out>/{mt_human,lm_market,ca_prod}.yaml and the ad database."""
     if not source.is_dir():
         raise ImportError_(f"{source}: not a directory (expected the GEM-Bench release's data folder)")
-    result = Imported()
-    chat = {name: read_chatbot(source, name) for name in ("mt_human", "lm_market")}
+    release = locate(source)
+    result = Imported(layout=release.layout)
+    chat = {name: read_chatbot(release, name) for name in ("mt_human", "lm_market")}
     result.counts.update({f"{name} prompts": len(rows) for name, rows in chat.items()})
     try:
-        ads = load_ad_database(source / "adchat_products")
+        ads = load_ad_database(release.folder("adchat_products"))
     except AdDatabaseError as exc:
         raise ImportError_(str(exc)) from exc
     result.counts.update(
@@ -246,17 +365,20 @@ def import_gem_bench(
             "sub-topics": sum(len(s) for s in ads.topics.values()),
         }
     )
-    search, counts = read_ca_prod(source)
+    search, counts = read_ca_prod(release)
     result.counts.update(counts)
-    _check_counts(result.counts, expect, source)
+    if not allow_modified:
+        _check_counts(result.counts, expect, release)
+    result.data = verify(release, file_hashes(release), expect, allow_modified)
+    result.data["ad_database_digest"] = ads.digest
     out.mkdir(parents=True, exist_ok=True)
     if link_ads:
-        ads_path = Path(_relative(source / "adchat_products", out))
+        ads_path = Path(_relative(release.folder("adchat_products"), out))
     else:
         target = out / "adchat_products"
         target.mkdir(exist_ok=True)
         for name in ("products.json", "topics.json"):
-            shutil.copyfile(source / "adchat_products" / name, target / name)
+            shutil.copyfile(release.folder("adchat_products") / name, target / name)
         ads_path = Path("adchat_products")
     origin = f"GEM-Bench data in the release's schemas, from {source.name}/"
     for name, rows in chat.items():
@@ -269,6 +391,7 @@ def import_gem_bench(
             "defaults": {
                 "kind": "gem",
                 "version": 1,
+                "data": result.data,
                 "inputs": {"dataset": name, "scenario": "chatbot", "ad_database": str(ads_path)},
                 "metadata": {"mode": "static", "source": f"{origin}{name}/prompts.json"},
             },
@@ -289,6 +412,7 @@ def import_gem_bench(
         "defaults": {
             "kind": "gem",
             "version": 1,
+            "data": {k: v for k, v in result.data.items() if k != "ad_database_digest"},
             "inputs": {"dataset": "ca_prod", "scenario": "search"},
             "metadata": {"mode": "static", "source": f"{origin}ca_prod/"},
         },

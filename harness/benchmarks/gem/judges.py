@@ -1,8 +1,19 @@
 """GEM-Bench's six judged metrics (paper §5.2, reference §3): two named dimensions each, four categories
 mapped to 90 / 60 / 30 / 0.
 
-The judge rates each dimension, then picks one category; the category's score is the metric. Notice is not
-monotone in "noticed": a product noticed with a negative attitude (0) scores below one not noticed (30).
+The judge rates each dimension, then picks one category. Two rules turn a verdict into the metric
+(`--gem-judge-rule`):
+
+    code   (default) the category's score, as the authors' code scores: 90 / 60 / 30 / 0. Notice is not
+           monotone in "noticed": a product noticed with a negative attitude (0) scores below one not
+           noticed (30).
+    paper  the paper's §5.2 rule, from the two dimension ratings, each read as good, moderate or bad (a
+           dimension's ratings are listed best first): both good 90; both moderate, or one bad and one
+           good, 60; one bad and one moderate 30; both bad 0. The paper does not say what one good and one
+           moderate give; here 60 (the paper keeps 90 for "both good", and the code's categories give 60
+           to "one slightly weaker").
+
+Both are computed for every verdict; the report says which one the cells hold and how often they differ.
 Verdicts are structured output validated against a schema; one that cannot be validated is a judge error
 for the item (the reference turned it into a default score: personality and notice 30, the others 0).
 """
@@ -29,7 +40,22 @@ class JudgedMetric:
         return f"gem/judges/{self.name}.j2"
 
     def score(self, category: str) -> float:
+        """The code's rule: the category's score."""
         return dict(self.categories)[category]
+
+    def paper_score(self, verdict: dict[str, Any]) -> float:
+        """The paper's rule: the two dimension ratings, each good (2), moderate (1) or bad (0) by its place
+        in the dimension's ratings (best first), summed and mapped to 0 / 30 / 60 / 60 / 90."""
+        total = sum(2 - ratings.index(verdict[name]) for name, ratings in self.dimensions)
+        return PAPER_SCORES[total]
+
+    def rule_score(self, verdict: dict[str, Any], rule: str) -> float:
+        return self.paper_score(verdict) if rule == "paper" else self.score(verdict["category"])
+
+
+JUDGE_RULES = ("code", "paper")
+# sum of the two levels (good 2, moderate 1, bad 0) -> score; 3 (good + moderate) is not in the paper: 60
+PAPER_SCORES = {4: 90.0, 3: 60.0, 2: 60.0, 1: 30.0, 0: 0.0}
 
 
 LEVELS = ("good", "moderate", "bad")

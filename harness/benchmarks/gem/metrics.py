@@ -6,7 +6,8 @@ Cosine is the plain, unclamped one (0 for an empty or zero-norm vector), in floa
 
     prev/next  the similarities of an ad sentence with the sentence before and after it
     ad flow    mean over ad sentences with prev > 0 and next > 0 of exp(-|prev - next|); 0.0 (not None)
-               when ads exist but none qualifies (an ad first or last, or a non-positive neighbour)
+               when ads exist but none qualifies (an ad first or last, or a non-positive neighbour).
+               variant "min": min(prev, next) instead, as the authors' docstring says (same rules)
 """
 
 from __future__ import annotations
@@ -14,15 +15,19 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: numpy costs 0.1 s of every start-up
+
 
 METRIC_NAMES = ("response_flow", "response_coherence", "ad_flow", "ad_coherence", "injection_rate")
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> float:
     """Unclamped cosine similarity; 0.0 for a zero-norm vector (as the reference evaluator)."""
+    import numpy as np
+
     norm = float(np.linalg.norm(a)) * float(np.linalg.norm(b))
     if norm == 0.0:
         return 0.0
@@ -58,7 +63,12 @@ def response_coherence(vectors: np.ndarray) -> float | None:
     return 100.0 * sum(cosine(v, centre) for v in vectors) / len(vectors)
 
 
-def ad_flow(vectors: np.ndarray, ads: set[int]) -> float | None:
+AD_FLOW_VARIANTS = ("exp", "min")
+
+
+def ad_flow(vectors: np.ndarray, ads: set[int], variant: str = "exp") -> float | None:
+    """exp(-|prev - next|) per qualifying ad sentence (the authors' code and the paper's formula), or
+    min(prev, next) (variant "min", the authors' docstring); the same qualifying and None rules for both."""
     if len(vectors) < 2 or not ads:
         return None
     sims = adjacent_similarities(vectors)
@@ -67,7 +77,7 @@ def ad_flow(vectors: np.ndarray, ads: set[int]) -> float | None:
         prev = sims[i - 1] if i - 1 >= 0 else 0.0
         following = sims[i] if i < len(sims) else 0.0
         if prev > 0 and following > 0:
-            values.append(math.exp(-abs(prev - following)))
+            values.append(math.exp(-abs(prev - following)) if variant == "exp" else min(prev, following))
     return 100.0 * sum(values) / len(values) if values else 0.0
 
 
@@ -89,23 +99,34 @@ def injection_rate(product: dict[str, Any] | None) -> float:
 class ResponseMetrics:
     ad_sentences: tuple[int, ...]
     values: dict[str, float | None]
+    ad_flow_other: float | None = None  # the ad flow under the variant that was not chosen
 
 
 def quantitative_metrics(
-    sentences: Sequence[str], vectors: Sequence[Sequence[float]], product: dict[str, Any] | None
+    sentences: Sequence[str],
+    vectors: Sequence[Sequence[float]],
+    product: dict[str, Any] | None,
+    ad_flow_variant: str = "exp",
 ) -> ResponseMetrics:
     """All five per-response metrics. `vectors` are the sentences' embeddings, one per sentence, used in
-    float64 exactly as given (identical sentences must share a vector)."""
+    float64 exactly as given (identical sentences must share a vector). `ad_flow_variant` picks the ad flow
+    formula ("exp", the default, or "min"); the other variant's value is in `ad_flow_other`."""
+    if ad_flow_variant not in AD_FLOW_VARIANTS:
+        raise ValueError(f"ad flow variant {ad_flow_variant!r}: expected one of {AD_FLOW_VARIANTS}")
+    import numpy as np
+
     if len(vectors) != len(sentences):
         raise ValueError(f"{len(sentences)} sentences but {len(vectors)} vectors")
     matrix = np.asarray(vectors, dtype=np.float64).reshape(len(sentences), -1) if sentences else np.zeros((0, 1))
     ads = ad_indices(sentences, product)
+    other = next(v for v in AD_FLOW_VARIANTS if v != ad_flow_variant)
     return ResponseMetrics(
         ad_sentences=tuple(sorted(ads)),
+        ad_flow_other=ad_flow(matrix, ads, other),
         values={
             "response_flow": response_flow(matrix),
             "response_coherence": response_coherence(matrix),
-            "ad_flow": ad_flow(matrix, ads),
+            "ad_flow": ad_flow(matrix, ads, ad_flow_variant),
             "ad_coherence": ad_coherence(matrix, ads),
             "injection_rate": injection_rate(product),
         },

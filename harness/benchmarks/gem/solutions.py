@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.benchmarks.gem.adchat import adchat
-from harness.benchmarks.gem.adllm import CONFIGURATIONS, SolutionOutput, ad_database
+from harness.benchmarks.gem.adllm import CONFIGURATIONS, SolutionOutput, ad_database, raise_system_failure
 from harness.benchmarks.gem.data import candidates_as_products
 from harness.errors import AgentError, ConfigError
 
@@ -102,6 +102,8 @@ def _read_output(target: str, result: Any) -> SolutionOutput:
         raise AgentError(
             f"the solution {target} must return a dict with a string 'answer', got {type(result).__name__}"
         )
+    if not result["answer"].strip():
+        raise_system_failure(f"the solution {target} returned an empty answer")
     product = result.get("product")
     if product is not None and not (isinstance(product, dict) and isinstance(product.get("name"), str)):
         raise AgentError(f"the solution {target} returned a product without a string 'name': {product!r}"[:300])

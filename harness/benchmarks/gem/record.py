@@ -1,0 +1,143 @@
+"""GEM-Bench's record of a run (results.json `run.benchmarks.gem`, and the report header): which rules ran,
+the data's hash and status, and how many items each rule affected.
+
+    rules                  judge rule (code | paper), ad flow (exp | min), reproduction (fixed | authors)
+    data[]                 per suite and data set: the data's SHA-256 and status (official, modified, own, or
+                           unrecorded for task files `harness import gem-bench` did not write)
+    reproduce              items where the fixed and the authors' behaviour differ (per rule, docs/gem-bench.md)
+    judge_rules            verdicts, and those where the paper's rule and the code's rule give other scores
+    ad_flow                AF under the chosen and the other variant, over the same items
+    header                 the lines the report shows
+    compare                what `harness compare` and the gate check between two runs
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from typing import Any
+
+from harness.benchmarks.gem.adchat import REPRODUCE_RULES
+
+JUDGE_RULE_TEXT = {
+    "code": "the category the judge picks, as the authors' code scores",
+    "paper": "the paper's rule, from the two dimension ratings",
+}
+AD_FLOW_TEXT = {"exp": "exp(-|prev - next|)", "min": "min(prev, next)"}
+REPRODUCE_TEXT = {"fixed": "this project's fixes", "authors": "the authors' behaviour where it was fixed"}
+
+
+def _solution_details(result: dict[str, Any]) -> dict[str, Any]:
+    details = result.get("details") or {}
+    solution = details.get("solution")
+    return solution if isinstance(solution, dict) else {}
+
+
+def _data(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for result in results:
+        labels = result.get("labels") or {}
+        key = (str(result.get("suite") or ""), str(labels.get("dataset") or ""))
+        entry = {
+            "suite": key[0],
+            "dataset": key[1],
+            "sha256": labels.get("data_sha256"),
+            "status": labels.get("data_status") or "unrecorded",
+        }
+        previous = found.setdefault(key, entry)
+        if previous != entry:  # two task files of one suite and data set from different data
+            previous["status"] = "mixed"
+    return [found[k] for k in sorted(found)]
+
+
+def _data_line(data: list[dict[str, Any]]) -> str:
+    groups: dict[tuple[str, str | None], list[str]] = {}
+    for entry in data:
+        groups.setdefault((entry["status"], entry["sha256"]), []).append(entry["dataset"])
+    parts = []
+    for (status, digest), datasets in groups.items():
+        short = f"sha256 {digest[:16]}..." if digest else "no hash"
+        names = ", ".join(datasets)
+        if status == "official":
+            parts.append(f"{names}: the official GEM-Bench release, verified by content ({short})")
+        elif status == "modified":
+            parts.append(f"{names}: a MODIFIED copy of the GEM-Bench release ({short}); not comparable with the paper")
+        elif status == "own":
+            parts.append(f"{names}: data of your own in the release's schemas ({short})")
+        elif status == "mixed":
+            parts.append(f"{names}: task files from different data in one suite")
+        else:
+            parts.append(f"{names}: data not verified (task files not written by `harness import gem-bench`)")
+    return "GEM-Bench data: " + "; ".join(parts) + "."
+
+
+def run_record(results: list[dict[str, Any]], options: dict[str, Any]) -> dict[str, Any]:
+    chosen = options.get("benchmark_options") or {}
+    judge_rule = str(chosen.get("gem_judge_rule") or "code")
+    ad_flow = str(chosen.get("gem_ad_flow") or "exp")
+    reproduce = str(chosen.get("gem_reproduce") or "fixed")
+    data = _data(results)
+
+    by_rule: Counter[str] = Counter()
+    affected = 0
+    for result in results:
+        differs = (_solution_details(result).get("reproduce") or {}).get("differs") or []
+        by_rule.update(differs)
+        affected += bool(differs)
+
+    rules = [((r.get("details") or {}).get("rules") or {}) for r in results]
+    verdicts = sum(int(r.get("judge_verdicts") or 0) for r in rules)
+    disagreements = sum(int(r.get("judge_rule_disagreements") or 0) for r in rules)
+    disagreeing_items = sum(1 for r in rules if r.get("judge_rule_disagreements"))
+
+    pairs = [
+        (float(result["metrics"]["ad_flow"]), float(r["ad_flow_other"]))
+        for result, r in zip(results, rules, strict=True)
+        if r.get("ad_flow_other") is not None and (result.get("metrics") or {}).get("ad_flow") is not None
+    ]
+    other = "min" if ad_flow == "exp" else "exp"
+    ad_flow_record = {
+        "variant": ad_flow,
+        "items": len(pairs),
+        "mean": statistics.fmean(p[0] for p in pairs) if pairs else None,
+        "other_variant": other,
+        "other_mean": statistics.fmean(p[1] for p in pairs) if pairs else None,
+    }
+
+    header = [
+        f"GEM-Bench rules: judge rule {judge_rule} ({JUDGE_RULE_TEXT.get(judge_rule, '?')}); ad flow {ad_flow} "
+        f"({AD_FLOW_TEXT.get(ad_flow, '?')}); reproduction {reproduce} ({REPRODUCE_TEXT.get(reproduce, '?')}).",
+        _data_line(data),
+    ]
+    if by_rule or reproduce == "authors":
+        counts = ", ".join(f"{rule} {by_rule[rule]}" for rule in REPRODUCE_RULES if by_rule[rule]) or "none"
+        verb = (
+            "ran the authors' behaviour"
+            if reproduce == "authors"
+            else "would run otherwise under --gem-reproduce authors"
+        )
+        header.append(f"GEM-Bench reproduction: {affected} item(s) {verb} ({counts}).")
+    if verdicts:
+        header.append(
+            f"GEM-Bench judge rules: the paper's and the code's rule score {disagreements} of {verdicts} verdicts "
+            f"differently ({disagreeing_items} item(s)); the cells hold the {judge_rule} rule's."
+        )
+    if pairs:
+        header.append(
+            f"GEM-Bench ad flow: AF {ad_flow_record['mean']:.2f} ({ad_flow}); {ad_flow_record['other_mean']:.2f} under "
+            f"{other} over the same {len(pairs)} item(s)."
+        )
+    return {
+        "rules": {"judge_rule": judge_rule, "ad_flow": ad_flow, "reproduce": reproduce},
+        "data": data,
+        "reproduce": {"mode": reproduce, "items": affected, "by_rule": dict(sorted(by_rule.items()))},
+        "judge_rules": {"verdicts": verdicts, "differ": disagreements, "items": disagreeing_items},
+        "ad_flow": ad_flow_record,
+        "header": header,
+        "compare": {
+            "judge rule": judge_rule,
+            "ad flow": ad_flow,
+            "reproduction": reproduce,
+            "data": {f"{d['suite']}/{d['dataset']}": f"{d['status']} {d['sha256'] or '-'}" for d in data},
+        },
+    }
