@@ -152,7 +152,7 @@ def _collection_checks(config: pytest.Config) -> Any:
 
 def _display_path(path: Path, config: pytest.Config) -> str:
     try:
-        return str(path.relative_to(config.rootpath))
+        return str(path.relative_to(config.stash[SETTINGS].rootdir))
     except ValueError:
         return str(path)
 
@@ -285,11 +285,15 @@ class TaskItem(_OneLineReports, pytest.Item):
             ]
         )
         error = self.result["error"]
-        if error is not None:
+        if self.result["score"] is None:  # the harness could not measure it: a pytest error, unscored
+            assert error is not None
             raise ItemError(f"[{error['kind']}] {error['message']}", traceback=error.get("traceback"))
 
     def runtest(self) -> None:
         assert self.result is not None
+        error = self.result["error"]
+        if error is not None:  # the system under test failed the task: it scored 0, a pytest failure
+            raise ScoreBelowThreshold(f"[{error['kind']}] {error['message']} (the system under test failed: score 0)")
         if not self.result["passed"]:
             raise ScoreBelowThreshold(
                 f"score {self.result['score']:.1f} is below the pass threshold {self.result['pass_threshold']:g}"

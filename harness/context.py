@@ -17,24 +17,16 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from harness.errors import ConfigError, JudgeError
-from harness.judge import PromptLibrary, TextParser, Verdict, judge_once, judge_panel
+from harness.errors import ConfigError, JudgeError, SystemFailure
+from harness.judge import REFERENCE_JUDGE, PromptLibrary, TextParser, Verdict, judge_once, judge_panel
 from harness.llm.client import LLMClient
+from harness.llm.endpoint import Endpoint
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest, EmbeddingRequest
 from harness.llm.stages import stage
 from harness.model_handle import ModelHandle
 from harness.solvers import Answer, CallScope, LoopLimits, Solver
 from harness.tools import Tool
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """A model and where it is served: base URL and the name of the variable holding its key."""
-
-    model: str
-    api_base: str | None = None
-    key_env: str | None = None
 
 
 class Resources:
@@ -156,6 +148,7 @@ class ItemContext:
         return CallScope(task_version=self.task.version, repeat=self.repeat, records=self.records)
 
     def task_info(self) -> dict[str, Any]:
+        """What an agent is told about its task: its identity and its inputs (never the ground truth)."""
         return {
             "id": self.task.id,
             "suite": self.task.suite,
@@ -164,6 +157,7 @@ class ItemContext:
             "variant": self.variant,
             "repeat": self.repeat,
             "metadata": self.task.metadata.model_dump(mode="json"),
+            "inputs": self.task.inputs.model_dump(mode="json"),
         }
 
     def model_handle(self) -> ModelHandle:
@@ -181,10 +175,11 @@ class ItemContext:
         tools: list[Tool] | None = None,
         limits: LoopLimits | None = None,
     ) -> Answer:
-        """Ask the system under test (the model with its tool loop within `limits`, or the user's agent)."""
+        """Ask the system under test (the model with its tool loop within `limits`, or the user's agent). An
+        answer with no text is the system's failure (SystemFailure: the item scores 0 and says why)."""
         if self.prompt is None:
             self.prompt = f"[system]\n{system}\n\n[user]\n{prompt}" if system else prompt
-        return await self.services.solver.solve(
+        answer = await self.services.solver.solve(
             prompt,
             system=system,
             tools=tools or [],
@@ -193,14 +188,26 @@ class ItemContext:
             model=self.model_handle(),
             limits=limits,
         )
+        if not answer.text.strip():
+            if answer.stopped:
+                cap = "step limit" if answer.stopped == "step_limit" else "token budget"
+                raise SystemFailure(
+                    f"the system under test reached its {cap} ({answer.steps} turns, {answer.tokens:,} tokens) and "
+                    "gave no answer in the final turn it was given to answer"
+                )
+            raise SystemFailure("the system under test gave an empty answer")
+        return answer
 
     async def chat(self, messages: list[dict[str, Any]], **settings: Any) -> dict[str, Any]:
         """One call to the base model (`--model`), for pipelines that are not a single solve. Returns the
-        normalized reply (content, tool_calls, finish_reason, input_tokens, output_tokens)."""
+        normalized reply (content, tool_calls, finish_reason, input_tokens, output_tokens). The run's
+        settings for the system under test (--temperature, --max-tokens, --seed) apply; a setting the call
+        gives itself wins, as for an agent's calls through the gateway."""
         if self.prompt is None:
             self.prompt = "\n\n".join(f"[{m.get('role', '?')}]\n{_text_of(m.get('content'))}" for m in messages)
         base = self.services.base
-        request = ChatRequest.build(base.model, messages, api_base=base.api_base, key_env=base.key_env, **settings)
+        merged = {**self.services.sut_settings, **settings}
+        request = ChatRequest.build(base.model, messages, api_base=base.api_base, key_env=base.key_env, **merged)
         reply, _, _ = await self.services.client.chat(
             request, namespace="sut", task_version=self.task.version, repeat=self.repeat, records=self.records
         )
@@ -215,15 +222,30 @@ class ItemContext:
         settings: dict[str, Any] | None = None,
         text_parser: TextParser | None = None,
         name: str | None = None,
+        reference: Callable[[], dict[str, Any]] | None = None,
     ) -> list[Verdict]:
         """Ask every judge of the panel to fill `schema_model` from the rendered template. Each judge's
         verdict or failure is recorded (`ctx.judges`); if any judge failed, the item is a judge error that
-        names it (a score from part of a panel is not the score the panel would give)."""
+        names it (a score from part of a panel is not the score the panel would give). The reference judge
+        (`harness/reference`) answers with `reference()`, the benchmark's mechanical reading of the rubric;
+        a benchmark that offers none cannot be judged by it."""
+        label = name or template
+        models = [m for m in self.services.judge_models if m != REFERENCE_JUDGE]
+        mechanical: list[Verdict] = []
+        if len(models) < len(self.services.judge_models):
+            if reference is None:
+                raise JudgeError(f"the reference judge has no mechanical rubric for {label}; choose a model")
+            value = schema_model.model_validate(reference()).model_dump(mode="json")
+            mechanical.append(Verdict(REFERENCE_JUDGE, value, "", value.get("reasoning")))
+        if not models:
+            for verdict in mechanical:
+                self.judges.append({"judge": verdict.model, "template": label, "ok": True, "value": verdict.value})
+            return mechanical
         prompt = self.services.prompts.render(template, variables)
-        first = self.services.judges[0]
+        first = next(j for j in self.services.judges if j.model != REFERENCE_JUDGE)
         panel = await judge_panel(
             self.services.client,
-            models=self.services.judge_models,
+            models=models,
             prompt=prompt,
             schema_model=schema_model,
             api_base=first.api_base,
@@ -234,7 +256,7 @@ class ItemContext:
             settings=settings,
             text_parser=text_parser,
         )
-        label = name or template
+        panel.verdicts += mechanical
         for verdict in panel.verdicts:
             self.judges.append({"judge": verdict.model, "template": label, "ok": True, "value": verdict.value})
         for model, reason in panel.failures.items():
@@ -245,6 +267,48 @@ class ItemContext:
                 f"{len(panel.failures)} of {len(self.services.judges)} judges gave no verdict for {label} ({failed})"
             )
         return panel.verdicts
+
+    async def judge_first(
+        self,
+        template: str,
+        variables: dict[str, Any],
+        schema_model: type[BaseModel],
+        *,
+        settings: dict[str, Any] | None = None,
+        text_parser: TextParser | None = None,
+        name: str | None = None,
+    ) -> Verdict:
+        """One call to the panel's first model judge, for a step all judges then share (reading an answer's
+        lists before the panel scores them). Recorded in `ctx.judges`; a failure is a judge error."""
+        first = next((j for j in self.services.judges if j.model != REFERENCE_JUDGE), None)
+        if first is None:
+            raise JudgeError(f"{name or template} needs a model judge; the reference judge has none")
+        label = name or template
+        prompt = self.services.prompts.render(template, variables)
+        try:
+            verdict = await judge_once(
+                self.services.client,
+                model=first.model,
+                prompt=prompt,
+                schema_model=schema_model,
+                api_base=first.api_base,
+                key_env=first.key_env,
+                task_version=self.task.version,
+                repeat=self.repeat,
+                records=self.records,
+                settings=settings,
+                text_parser=text_parser,
+            )
+        except JudgeError as exc:
+            self.judges.append({"judge": first.model, "template": label, "ok": False, "error": str(exc)[:300]})
+            raise
+        self.judges.append({"judge": first.model, "template": label, "ok": True, "value": verdict.value})
+        return verdict
+
+    @property
+    def reference_judge_only(self) -> bool:
+        """Whether the panel is the reference judge alone (benchmarks skip model-only steps then)."""
+        return self.services.judge_models == [REFERENCE_JUDGE]
 
     async def generate_once(
         self,

@@ -1,7 +1,11 @@
-"""Exception types that decide how an item ends.
+"""Exception types that decide how an item ends, and whose fault it was (docs/report-schema.md#how-an-item-ends).
 
-Every exception here means "this item could not be scored": the plugin turns it into a pytest *error*
-(never a failure, never a zero score) and the report keeps the reason.
+- The harness's side (`fault = "harness"`): a provider failure after retries, a judge that gave no valid
+  verdict, a replay miss, the budget, an invalid task. The item was not measured: it stays unscored (a pytest
+  *error*) and the tables say the run is incomplete, rather than show a number that looks final.
+- The system under test's side (`SystemFailure`, `fault = "system"`): it crashed, hung, exited non-zero, gave
+  nothing readable or nothing at all, or reached its cap without answering. That *is* a measurement: the
+  item scores 0, as the papers average over every task, and keeps its reason for everyone to see.
 """
 
 from __future__ import annotations
@@ -11,6 +15,19 @@ class HarnessError(Exception):
     """Base class: an item that could not produce a trustworthy score."""
 
     kind = "error"
+    fault = "harness"
+
+
+class SystemFailure(HarnessError):
+    """The system under test failed the task itself (the item scores 0; the reason is kept, and the answer
+    it gave, when there was one)."""
+
+    kind = "system"
+    fault = "system"
+
+    def __init__(self, message: str, *, answer: str | None = None) -> None:
+        super().__init__(message)
+        self.answer = answer
 
 
 class TaskFileError(HarnessError):
@@ -44,6 +61,13 @@ class CacheMissError(HarnessError):
     kind = "cache-miss"
 
 
+class CacheUnavailableError(HarnessError):
+    """The shared cache (--cache-url) failed during the run: the call fails loudly rather than being paid
+    again as if it had missed."""
+
+    kind = "cache"
+
+
 class BudgetExceededError(HarnessError):
     """A call refused because the run already spent `--max-cost`."""
 
@@ -56,7 +80,7 @@ class JudgeError(HarnessError):
     kind = "judge"
 
 
-class AgentError(HarnessError):
+class AgentError(SystemFailure):
     """The user's agent crashed, hung, exited non-zero or answered something that cannot be read."""
 
     kind = "agent"

@@ -59,7 +59,7 @@ class Progress:
         if self._runner is not None and self._runner.has_services:
             stats = self._runner.services.client.stats
             calls, tokens, cost = stats.finished, stats.input_tokens + stats.output_tokens, stats.cost_usd
-            live = f", {stats.in_flight} in flight"
+            live = f", {stats.in_flight} in flight" + limits_note(self._runner.services.client.lowered_limits())
         elapsed = (time.time() if now is None else now) - state.started_at
         finished = self._runner.finished_count() if self._runner is not None else done
         eta = ""
@@ -70,3 +70,10 @@ class Progress:
             f"[harness] {shown}/{total} items, {calls}{expected} calls{live}, {errors} errors, "
             f"{tokens:,} tokens, ${cost:.4f}{eta}"
         )
+
+
+def limits_note(lowered: dict[str, tuple[int, int]]) -> str:
+    """The note `, limit 4/16 (provider)` for each provider whose 429s lowered its in-flight limit."""
+    from harness.secrets import redact_url
+
+    return "".join(f", limit {low}/{ceiling} ({redact_url(provider)})" for provider, (low, ceiling) in lowered.items())

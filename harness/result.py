@@ -8,13 +8,13 @@ import traceback
 from collections import defaultdict
 from typing import Any
 
-from harness.errors import HarnessError
+from harness.errors import HarnessError, SystemFailure
 from harness.llm.records import CallRecord
 from harness.scores import Scores
 from harness.secrets import redact_text
 from harness.tracebacks import plain_traceback
 
-RESULT_SCHEMA_VERSION = 2
+RESULT_SCHEMA_VERSION = 3
 
 
 def plain_json(value: Any, where: str = "value") -> Any:
@@ -67,15 +67,17 @@ def usage_of(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def describe_exception(exc: BaseException) -> dict[str, str]:
-    """An error entry for the report: harness errors by their kind, anything else as an internal error."""
+    """An error entry for the report: harness errors by their kind and fault, anything else as an internal
+    error (the harness's fault, with a traceback for the bug report)."""
     if isinstance(exc, HarnessError):
-        return {"kind": exc.kind, "message": redact_text(str(exc))[:2000]}
+        return {"kind": exc.kind, "message": redact_text(str(exc))[:2000], "fault": exc.fault}
     frames = traceback.extract_tb(exc.__traceback__)
     where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
     text = "".join(plain_traceback(exc).splitlines(keepends=True)[-80:])
     return {
         "kind": "internal",
         "message": redact_text(f"{type(exc).__name__}: {exc}{where}")[:2000],
+        "fault": "harness",
         "traceback": redact_text(text)[-8000:],  # shown with pytest's --tb; a bug report needs it
     }
 
@@ -116,11 +118,12 @@ def build_result(
     elapsed_s: float,
     prompt: str | None = None,
 ) -> dict[str, Any]:
-    """One item's result. An exception (or Scores that are not plain JSON) makes it an error: never a
-    score nobody produced."""
+    """One item's result. A failure of the system under test (SystemFailure) scores 0 and keeps its reason;
+    any other exception (or Scores that are not plain JSON) leaves the item unscored: never a score nobody
+    produced."""
     call_records = [r.to_json() for r in records]
     error = None
-    body: dict[str, Any] = {"answer": None, "metrics": {}, "judge_levels": {}, "details": {}}
+    body: dict[str, Any] = {"answer": None, "metrics": {}, "judge_levels": {}, "details": {}, "incomplete": []}
     score = None
     if isinstance(outcome, Scores):
         try:
@@ -129,20 +132,28 @@ def build_result(
                 "metrics": plain_json(outcome.metrics, "metrics"),
                 "judge_levels": plain_json(outcome.judge_levels, "judge_levels"),
                 "details": plain_json(outcome.details, "details"),
+                "incomplete": sorted(str(m) for m in outcome.incomplete),
             }
             score = round(outcome.score, 4)
         except ValueError as exc:
-            error = {"kind": "internal", "message": f"{task.kind} returned scores that are not JSON: {exc}"}
+            error = {
+                "kind": "internal", "message": f"{task.kind} returned scores that are not JSON: {exc}",
+                "fault": "harness",
+            }  # fmt: skip
     else:
         error = describe_exception(outcome)
-    if error is not None:
+        if isinstance(outcome, SystemFailure):
+            score = 0.0
+            body["answer"] = getattr(outcome, "answer", None)
+    if error is not None and error.get("fault") != "system":
         score = None
+    passed = None if score is None else bool(score >= pass_threshold and error is None)
     return {
         **_identity(task, variant, repeat, labels),
         "score": score,
         "pass_threshold": pass_threshold,
-        "passed": None if score is None else score >= pass_threshold,
-        "outcome": "error" if score is None else ("passed" if score >= pass_threshold else "failed"),
+        "passed": passed,
+        "outcome": "error" if passed is None else ("passed" if passed else "failed"),
         **body,
         "prompt": clip_prompt(prompt),
         "judges": plain_json(judges, "judges"),
@@ -177,6 +188,7 @@ def error_result(
             "metadata": {},
         }
     )
+    error = {"fault": "harness", **error}
     return {
         **identity,
         "score": None,
@@ -187,6 +199,7 @@ def error_result(
         "metrics": {},
         "judge_levels": {},
         "details": {},
+        "incomplete": [],
         "prompt": None,
         "judges": [],
         "error": error,

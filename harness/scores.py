@@ -34,6 +34,9 @@ class Scores:
     metrics: dict[str, float | None] = field(default_factory=dict)
     judge_levels: dict[str, Any] = field(default_factory=dict)
     details: dict[str, Any] = field(default_factory=dict)
+    # Metrics a failure on the harness's side kept from being measured (a judge that gave no verdict): the
+    # score stands on what was measured, and tables mark these cells incomplete instead of averaging them.
+    incomplete: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         score = metric_value("score", self.score)

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from harness.cache import CallCache
-from harness.context import Endpoint, Resources, Services
+from harness.context import Resources, Services
 from harness.judge import PromptLibrary
 from harness.llm.budget import Budget
 from harness.llm.client import ClientSettings, LLMClient
+from harness.llm.endpoint import Endpoint
 from harness.llm.pricing import load_price_file
 from harness.settings import Settings
 from harness.solvers import AgentSolver, ModelSolver, Solver
@@ -31,11 +32,34 @@ def prompt_library(rootdir: Path) -> PromptLibrary:
     return PromptLibrary([rootdir / "prompts", builtin_prompts_dir()])
 
 
+def command_sandbox(settings: Settings, probe: bool = True) -> Any:
+    """How this run's command agent runs (harness.sandbox): planned before any call, a ConfigError if not."""
+    from harness.sandbox import Limits, plan
+
+    assert settings.agent_cmd is not None
+    return plan(
+        settings.sandbox,
+        settings.agent_cmd,
+        settings.rootdir,
+        named_files=settings.agent_files,
+        env_names=settings.agent_env,
+        protected=settings.protected_paths(),
+        limits=Limits(settings.agent_processes, settings.agent_memory_mb),
+        work=settings.agent_work,
+        probe=probe,
+    )
+
+
 def build_services(settings: Settings, run_id: str, *, shared_cache: bool = False, local: Any = None) -> Services:
     """`local`: where the run's embedded model serves (harness.local.service.LocalEndpoint); None lets the
     client start a model process of its own if it needs one."""
-    cache = CallCache(settings.cache_dir, settings.cache_mode, shared=shared_cache)
-    budget = Budget(settings.max_cost_usd, settings.cache_dir / "ledger", run_id)
+    remote, ledger = None, None
+    if settings.cache_url:  # --cache-url: answers, claims and the budget shared by machines
+        from harness.redis_store import shared_parts
+
+        remote, ledger = shared_parts(settings, run_id)
+    cache = CallCache(settings.cache_dir, settings.cache_mode, shared=shared_cache, remote=remote)
+    budget = Budget(settings.max_cost_usd, settings.cache_dir / "ledger", run_id, ledger=ledger)
     client = LLMClient(
         ClientSettings(
             concurrency=settings.concurrency,
@@ -61,9 +85,7 @@ def build_services(settings: Settings, run_id: str, *, shared_cache: bool = Fals
     if settings.agent_cmd:
         from harness.external_agents import CommandAgent
 
-        secret_names = (settings.api_key_env, settings.judge_api_key_env, settings.embedding_api_key_env)
-        workdir = settings.report_dir / run_id / "agent-work"  # one folder per item, kept with the run
-        solver = CommandAgent(settings.agent_cmd, gateway, workdir, settings.agent_timeout_s, secret_names)
+        solver = CommandAgent(settings.agent_cmd, gateway, command_sandbox(settings), settings.agent_timeout_s)
     elif settings.agent_url:
         from harness.external_agents import ServiceAgent
 

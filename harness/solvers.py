@@ -41,8 +41,9 @@ class LoopLimits:
 
 @dataclass
 class Answer:
-    """What the system under test said, and how it got there. `stopped` is None when it answered, or
-    "step_limit" / "token_budget" when the loop was cut off (the text is then whatever it had said)."""
+    """What the system under test said, and how it got there. `stopped` is None when it answered by itself,
+    or "step_limit" / "token_budget" when it reached a cap and was asked for its answer in one last turn
+    without tools (the text is that turn's)."""
 
     text: str
     steps: int = 1
@@ -101,21 +102,50 @@ class Trajectory:
             self.steps.append(entry)
 
 
+MAX_TOOL_ARGUMENTS = 64 * 1024  # characters of JSON arguments
+MAX_TOOL_OUTPUT = 100_000  # characters of output the model reads; the rest is cut, and it is told so
+# Sync tools run here, not in asyncio's default pool (which the loop's own to_thread calls share), so a
+# burst of slow tool calls cannot starve the harness's other work.
+_TOOL_THREADS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="harness-tool")
+
+
+def _tool_error(message: str) -> str:
+    return json.dumps({"error": message})
+
+
 async def run_tool(tool: Tool, arguments: str) -> str:
-    """Run one tool call off the event loop; bad arguments become an error message the model can read."""
+    """Run one tool call off the event loop, bounded: arguments and output in size, the call in time
+    (`tool.timeout_s`). Bad arguments, an exception, or a call past its time are errors the model reads;
+    none of them stops the item or the run."""
+    if len(arguments or "") > MAX_TOOL_ARGUMENTS:
+        return _tool_error(f"arguments for {tool.name} are longer than {MAX_TOOL_ARGUMENTS} characters")
     try:
         args = json.loads(arguments or "{}")
-        if not isinstance(args, dict):
-            raise ValueError("arguments must be a JSON object")
-        if inspect.iscoroutinefunction(tool.function):
-            result = await tool.function(**args)
-        else:
-            result = await asyncio.to_thread(functools.partial(tool.function, **args))
-            if inspect.isawaitable(result):
-                result = await result
-        return str(result)
+    except (ValueError, RecursionError) as exc:
+        return _tool_error(f"bad arguments for {tool.name}: {exc}")
+    if not isinstance(args, dict):
+        return _tool_error(f"bad arguments for {tool.name}: arguments must be a JSON object")
+    try:
+        async with asyncio.timeout(tool.timeout_s):
+            if inspect.iscoroutinefunction(tool.function):
+                result = await tool.function(**args)
+            else:
+                call = functools.partial(tool.function, **args)
+                result = await asyncio.get_running_loop().run_in_executor(_TOOL_THREADS, call)
+                if inspect.isawaitable(result):
+                    result = await result
+    except TimeoutError:
+        return _tool_error(f"{tool.name} did not finish within {tool.timeout_s:g} s")
     except (ValueError, TypeError) as exc:
-        return json.dumps({"error": f"bad arguments for {tool.name}: {exc}"})
+        return _tool_error(f"bad arguments for {tool.name}: {exc}")
+    except HarnessError:
+        raise
+    except Exception as exc:  # a tool that breaks answers with an error; it does not end the item
+        return _tool_error(f"{tool.name} failed: {type(exc).__name__}: {exc}")
+    output = str(result)
+    if len(output) > MAX_TOOL_OUTPUT:
+        output = output[:MAX_TOOL_OUTPUT] + f"\n[... cut: the output was {len(output):,} characters]"
+    return output
 
 
 def recorded_tools(tools: list[Tool], trajectory: Trajectory) -> list[Tool]:
@@ -179,26 +209,14 @@ class ModelSolver:
         by_name = {tool.name: tool for tool in tools}
         specs = [tool.spec() for tool in tools] or None
         trajectory = Trajectory()
-        text = ""
         tokens = 0
+        stopped = None
         for step in range(1, limits.max_steps + 1):
-            request = ChatRequest.build(
-                self.model, messages, api_base=self.api_base, key_env=self.key_env, tools=specs, **self.settings
-            )
-            reply, _, _ = await self.client.chat(
-                request,
-                namespace="sut",
-                task_version=scope.task_version,
-                repeat=scope.repeat,
-                records=scope.records,
-            )
+            reply = await self._turn(messages, specs, scope)
             tokens += reply["input_tokens"] + reply["output_tokens"]
-            text = reply.get("content") or ""
             calls = [c for c in reply["tool_calls"] if c["name"] in by_name] if tools else []
             if not calls:
-                return Answer(text=text, steps=step, tool_calls=trajectory.steps, tokens=tokens)
-            if tokens >= limits.token_budget:
-                return Answer(text, step, trajectory.steps, stopped="token_budget", tokens=tokens)
+                return Answer(text=reply.get("content") or "", steps=step, tool_calls=trajectory.steps, tokens=tokens)
             messages.append(
                 {
                     "role": "assistant",
@@ -217,9 +235,38 @@ class ModelSolver:
                 output = await run_tool(by_name[call["name"]], call["arguments"])
                 trajectory.add(call["name"], call["arguments"], output, step=step)
                 messages.append({"role": "tool", "tool_call_id": call["id"], "content": output})
-        return Answer(
-            text=text, steps=limits.max_steps, tool_calls=trajectory.steps, stopped="step_limit", tokens=tokens
+            if tokens >= limits.token_budget:
+                stopped = "token_budget"
+                break
+        else:
+            stopped = "step_limit"
+        # The cap is reached with the model still working: one last turn, without tools, to answer with what
+        # it found (at the cap, the last turn is usually a tool call, so "what it said last" is nothing).
+        messages.append({"role": "user", "content": FINAL_TURN[stopped]})
+        reply = await self._turn(messages, specs, scope, final=True)
+        tokens += reply["input_tokens"] + reply["output_tokens"]
+        steps = len([m for m in messages if m["role"] == "assistant"]) + 1
+        return Answer(reply.get("content") or "", steps, trajectory.steps, stopped=stopped, tokens=tokens)
+
+    async def _turn(
+        self, messages: list[dict[str, Any]], specs: list[dict[str, Any]] | None, scope: CallScope, final: bool = False
+    ) -> dict[str, Any]:
+        extra = {"tool_choice": "none"} if final and specs else {}
+        request = ChatRequest.build(
+            self.model, messages, api_base=self.api_base, key_env=self.key_env, tools=specs, **extra, **self.settings
         )
+        reply, _, _ = await self.client.chat(
+            request, namespace="sut", task_version=scope.task_version, repeat=scope.repeat, records=scope.records
+        )
+        return reply
+
+
+FINAL_TURN = {
+    "step_limit": "You have used all the tool calls this task allows. Answer now, in the format asked for, "
+    "from what you have found so far; do not call a tool.",
+    "token_budget": "You have used the token budget this task allows. Answer now, in the format asked for, "
+    "from what you have found so far; do not call a tool.",
+}
 
 
 class AgentSolver:
@@ -311,12 +358,14 @@ class AgentSolver:
 
 
 def _answer_text(result: Any) -> str:
+    from harness.llm.request import well_formed
+
     if isinstance(result, str):
-        return result
+        return str(well_formed(result))
     if isinstance(result, dict) and isinstance(result.get("answer"), str):
-        return result["answer"]
+        return str(well_formed(result["answer"]))
     if isinstance(getattr(result, "answer", None), str):
-        return str(result.answer)
+        return str(well_formed(result.answer))
     raise AgentError(
         f"the agent returned {type(result).__name__}; expected a string, a dict with 'answer' or an object "
         "with an `answer` attribute"

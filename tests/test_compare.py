@@ -198,3 +198,72 @@ def test_harness_compare_reads_two_runs(project: Project, fresh_stub: Any) -> No
     assert shown.returncode == 0  # no gate asked for
     assert harness(first, second, "--fail-on-regression").returncode == 0  # inconclusive is not a regression
     assert "Compared with the baseline" in harness(first, second).stdout
+
+
+def test_gated_runs_with_failing_items_always_end_with_the_gates_verdict(project: Project, fresh_stub: Any) -> None:
+    """80 judged items, 20 of them below their threshold, gated again and again: pytest's main thread formats
+    every failure while the loop thread works, and no run may end in INTERNALERROR instead of a verdict."""
+    lines = ["suite: gate", "defaults: {kind: qa, version: 1, scoring: {method: judge}}", "tasks:"]
+    for i in range(80):
+        lines += [f"  - id: g{i:03d}", f"    inputs: {{prompt: 'Gate question {i}: answer it.'}}",
+                  f"    ground_truth: {{answer: 'a{i}'}}"]  # fmt: skip
+    project.write("evals/gate/tasks.yaml", "\n".join(lines) + "\n")
+    answers = {f"Gate question {i}:": f"answer-{i:03d}" for i in range(80)}
+
+    def failing(numbers: list[int]) -> list[list[Any]]:
+        return [[f"answer-{i:03d}", {"grade": "incorrect", "reasoning": "no"}] for i in numbers]
+
+    fresh_stub.control(
+        answers=answers, judge_rules=failing([i for i in range(80) if i % 4 == 0]),
+        judge_default={"grade": "correct", "reasoning": "ok"},
+    )  # fmt: skip
+    baseline = project.root / "baseline.json"
+    first = project.pytest("evals/gate", *stub_args(fresh_stub), "--save-baseline", str(baseline), "-n", "2")
+    assert first.returncode == 1 and baseline.is_file(), first.stdout[-2000:]
+    # Half of the items fail now: a regression of 25 points, far beyond the margin.
+    fresh_stub.control(judge_rules=failing([i for i in range(80) if i % 2 == 0]))
+    for _ in range(4):
+        out = project.pytest(
+            "evals/gate", *stub_args(fresh_stub), "--cache-mode", "refresh", "--baseline", str(baseline),
+            "--fail-on-regression", "5",
+        )  # fmt: skip
+        assert "INTERNALERROR" not in out.stdout + out.stderr, (out.stdout + out.stderr)[-3000:]
+        assert out.returncode == 1, out.stdout[-2000:]
+        assert "The regression gate fails (gate " in out.stdout
+        assert out.run["comparison"]["failed"] is True
+
+
+BAD_RUNS = {
+    "results as a string": '{"run": {"run_id": "x"}, "results": "all good"}',
+    "run as a string": '{"run": "x", "results": []}',
+    "a huge score": '{"run": {}, "results": [{"suite": "s", "task_id": "t", "score": 1e308}]}',
+    "a NaN score": '{"run": {}, "results": [{"suite": "s", "task_id": "t", "score": NaN}]}',
+    "a string score": '{"run": {}, "results": [{"suite": "s", "task_id": "t", "score": "95"}]}',
+    "an empty result": '{"run": {}, "results": [{}]}',
+    "a list": "[{}]",
+    "deep nesting": '{"run": {}, "results": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    "not UTF-8": b'{"run": {"note": "\xff\xfe"}, "results": []}',
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_RUNS))
+def test_a_bad_baseline_is_one_line_and_exit_4_before_any_call(project: Project, fresh_stub: Any, case: str) -> None:
+    project.copy_sample()
+    bad = project.root / "baseline.json"
+    content = BAD_RUNS[case]
+    bad.write_bytes(content if isinstance(content, bytes) else content.encode())
+    out = gate_run(project, fresh_stub, "--baseline", str(bad), "--fail-on-regression")
+    assert out.returncode == 4 and "--baseline" in out.stderr and "Traceback" not in out.stderr, out.stderr[-1500:]
+    assert fresh_stub.stats()["requests"] == 0
+    done = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "compare", str(bad), str(bad)], capture_output=True, text=True
+    )
+    assert done.returncode == 4 and "Traceback" not in done.stderr and str(bad) in done.stderr, done.stderr[-1500:]
+
+
+def test_credentials_in_a_url_and_a_named_key_are_refused_together(project: Project, fresh_stub: Any) -> None:
+    project.copy_sample()
+    url = fresh_stub.api_base.replace("http://", "http://user:pass@")
+    out = project.pytest("evals/sample", "--model", "openai/x", "--api-base", url, "--api-key-env", "SOME_KEY")
+    assert out.returncode == 4 and "carries credentials" in out.stderr and "pass@" not in out.stderr
+    assert fresh_stub.stats()["requests"] == 0

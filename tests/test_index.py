@@ -17,6 +17,7 @@ from helpers import Project, stub_args
 from harness.analysis import history, plots, tmf
 from harness.analysis.index import capability_index, freeze, load_anchors
 from harness.analysis.irt import IrtError, Observations, fit, standardise
+from harness.report import charts
 
 
 def simulate(
@@ -84,20 +85,57 @@ def _rows(cells: list[tuple[str, str, float, float]], period: str = "2026Q1") ->
     ]  # fmt: skip
 
 
-def test_frozen_anchors_keep_published_abilities_where_they_were(tmp_path: Path) -> None:
-    _, cells = simulate(30, 200, 0.4, seed=5)
-    first = capability_index(_rows(cells), model="2pl")
+def two_periods(seed: int) -> dict[str, Any]:
+    """Two evaluation periods drawn from ONE set of true parameters: 30 agents on 200 tasks, then 10 new,
+    stronger agents on those 200 tasks (the same a and b) and on 100 new ones."""
+    rng = np.random.default_rng(seed)
+    a, b = np.exp(rng.normal(0, 0.5, 300)), rng.normal(0, 1.5, 300)
+    old, new = rng.normal(0, 1, 30), rng.normal(0.8, 1, 10)
+
+    def cells(prefix: str, thetas: np.ndarray, tasks: int) -> list[tuple[str, str, float, float]]:
+        out = []
+        for j, theta in enumerate(thetas):
+            for i in range(tasks):
+                if rng.random() < 0.4:
+                    continue
+                p = 1 / (1 + np.exp(-a[i] * (theta - b[i])))
+                out.append((f"{prefix}{j:03d}", f"task{i:04d}", float(rng.binomial(4, p)), 4.0))
+        return out
+
+    return {"old": old, "new": new, "first": cells("old", old, 200), "second": cells("new", new, 300)}
+
+
+def test_frozen_anchors_hold_their_values_and_place_new_agents_where_their_ability_puts_them(tmp_path: Path) -> None:
+    drawn = two_periods(seed=5)
+    first = capability_index(_rows(drawn["first"]), model="2pl")
     published = {r["agent"]: r["theta"] for r in first.rows}
-    anchors_file = freeze(first, tmp_path / "anchors.json")
-    # a new period: ten new agents on the old tasks and on 100 new ones
-    _, more = simulate(10, 300, 0.4, seed=6)
-    renamed = [(f"new{a[5:]}", t, k, n) for a, t, k, n in more]
-    anchors, _ = load_anchors(anchors_file)
-    second = capability_index(_rows(cells) + _rows(renamed, "2026Q2"), model="2pl", anchors=anchors)
+    # the published scale is an affine map of the true one: learn it from the first period's agents
+    slope, intercept = np.polyfit(drawn["old"], [published[f"old{j:03d}"] for j in range(30)], 1)
+    anchors, frozen_model = load_anchors(freeze(first, tmp_path / "anchors.json"))
+    assert frozen_model == "2pl"
+    rows = _rows(drawn["first"]) + _rows(drawn["second"], "2026Q2")
+    second = capability_index(rows, anchors=anchors, anchors_model=frozen_model)  # "auto" keeps the frozen 2PL
+    assert second.fit.model == "2pl" and any("frozen" in note and "2PL" in note for note in second.notes)
     again = {r["agent"]: r for r in second.rows}
     assert all(again[name]["theta"] == value and again[name]["anchored"] for name, value in published.items())
+    landed = np.array([again[f"new{j:03d}"]["theta"] for j in range(10)])
+    expected = slope * drawn["new"] + intercept  # where their true ability lies on the published scale
     assert all(not again[f"new{j:03d}"]["anchored"] and again[f"new{j:03d}"]["se"] > 0 for j in range(10))
-    assert any("published values do not move" in note for note in second.notes)
+    assert float(np.mean(np.abs(landed - expected))) <= 0.3, (landed, expected)
+    assert float(np.mean(landed - expected)) == pytest.approx(0, abs=0.2)  # no shift of the scale
+    # without the anchors the new, stronger cohort moves the scale: the held values are what prevent it
+    free = {r["agent"]: r["theta"] for r in capability_index(rows, model="2pl").rows}
+    moved = np.array([free[f"new{j:03d}"] for j in range(10)])
+    assert abs(float(np.mean(moved - expected))) > 0.2
+
+
+def test_anchors_frozen_from_a_2pl_are_not_refitted_as_a_1pl(tmp_path: Path) -> None:
+    drawn = two_periods(seed=8)
+    anchors, frozen_model = load_anchors(
+        freeze(capability_index(_rows(drawn["first"]), model="2pl"), tmp_path / "a.json")
+    )
+    with pytest.raises(IrtError, match="frozen from a 2PL fit"):
+        capability_index(_rows(drawn["second"]), model="1pl", anchors=anchors, anchors_model=frozen_model)
 
 
 def test_a_matrix_that_falls_apart_is_refused_naming_its_parts() -> None:
@@ -188,7 +226,7 @@ def test_an_import_reads_what_it_can_and_refuses_the_rest_by_row() -> None:
         "board.csv: row 4: column 'fraction': expected a number in 0..1 (fraction), got 1.2",
         "board.csv: row 5: column 'date': '2025-13-01' is not a calendar date",
         "board.csv: row 6: column 'agent' is empty",
-        "board.csv: row 7: column 'cost_usd': expected a number of 0 or more, got '-1'",
+        "board.csv: row 7: column 'cost_usd': expected a number from 0 to 1e+06, got '-1'",
     ]
     scores = "agent,version,date,period,task,score\na,1,2026-01-01,q,t,3\na,1,2026-01-01,q,u,5\nb,1,2026-01-01,q,t,1\n"
     detected = history.import_csv(scores, "s.csv")
@@ -197,6 +235,46 @@ def test_an_import_reads_what_it_can_and_refuses_the_rest_by_row() -> None:
     assert declared.unit == "score" and declared.rows[0]["score"] == "3"
     with pytest.raises(ValueError, match=r"s.csv:1: the header lacks period"):
         history.import_csv("agent,version,date,task,score\n", "s.csv")
+
+
+@pytest.mark.parametrize("count", [0, -5, float("nan"), float("inf")])
+def test_a_pseudo_count_that_is_not_a_count_is_refused(count: float) -> None:
+    with pytest.raises(ValueError, match="--pseudo-count must be a number from 1"):
+        history.import_csv(IMPORT, "board.csv", trials=count)
+
+
+def test_an_import_survives_the_files_people_actually_have() -> None:
+    # a BOM, header names with spaces and capitals: still read, and fractions still detected as fractions
+    messy = "\ufeffagent , Version,date,period,task, fraction \na,1,2026-01-02,q,t,0.5\na,1,2026-01-02,q,u,0.25\n"
+    report = history.import_csv(messy, "m.csv")
+    assert report.unit == "fraction" and [r["score"] for r in report.rows] == ["50", "25"]
+    # the same row fifty times counts once; the others are named
+    repeated = "agent,version,date,period,task,score\n" + "a,1,2026-01-02,q,t,70\n" * 50
+    report = history.import_csv(repeated, "r.csv")
+    assert len(report.rows) == 1 and len(report.refused) == 49 and "repeats row 2" in report.refused[0]
+    # an absurd cost is a located refusal, a huge field a located error: never a traceback
+    report = history.import_csv("agent,version,date,period,task,score,cost_usd\na,1,2026-01-02,q,t,70,1e308\n", "c")
+    assert report.rows == [] and "column 'cost_usd'" in report.refused[0]
+    with pytest.raises(ValueError, match=r"h.csv:2: .*field"):
+        history.import_csv("agent,version,date,period,task,score\na,1,2026-01-02,q," + "t" * 200_000 + ",5\n", "h.csv")
+
+
+def test_a_hand_edited_history_row_is_left_out_and_named(tmp_path: Path) -> None:
+    folder = history.history_dir(tmp_path)
+    good = {c: "" for c in history.COLUMNS} | {
+        "run_id": "r",
+        "agent": "a",
+        "task": "t",
+        "score": "50",
+        "k": "2",
+        "n": "4",
+    }
+    history.write_rows(folder / "r.csv", [good, good | {"task": "u", "k": "lots"}, good | {"task": "v", "k": "9"}])
+    problems: list[str] = []
+    rows = history.read_history(tmp_path, problems)
+    assert [r["task"] for r in rows] == ["t"]
+    assert problems[0].endswith("r.csv:3: column 'k': expected a number, got 'lots'; left out")
+    assert "more successes than trials" in problems[1]
 
 
 def test_runs_write_history_and_the_commands_read_it(project: Project, fresh_stub: Any) -> None:
@@ -238,8 +316,21 @@ def test_runs_write_history_and_the_commands_read_it(project: Project, fresh_stu
     assert document["model"] == "1pl" and document["tasks"]
     assert (project.root / "capability.svg").read_bytes().startswith(b"<?xml")
     assert (project.root / "capability.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    fit_doc = json.loads(harness("tmf", "--hourly-rate", "90", "--json").stdout)
-    assert fit_doc["human_cost_per_task"] > 0 and fit_doc["stage"] in (1, 2, 3)
+    fit = harness("tmf", "--hourly-rate", "90", "--json", "--plot", str(project.root / "tmf"))
+    assert fit.returncode == 0, fit.stderr
+    fit_doc = json.loads(fit.stdout)
+    minutes = {r["task"]: float(r["expert_minutes"]) for r in rows if r["expert_minutes"]}
+    assert fit_doc["human_cost_per_task"] == pytest.approx(sum(minutes.values()) / len(minutes) * 90 / 60, rel=1e-5)
+    for point in fit_doc["points"]:  # each agent version: its mean cost per item and mean score, from the history
+        mine = [r for r in rows if f"{r['agent']}@{r['version']}" == point["label"]]
+        assert point["cost"] == pytest.approx(sum(float(r["cost_usd"]) for r in mine) / len(mine), rel=1e-6)
+        scores = [float(r["score"]) for r in mine if r["score"]]
+        assert point["score"] == pytest.approx(sum(scores) / len(scores))
+    assert fit_doc["reached"] == (fit_doc["value"] > 0) and (fit_doc["stage"] == 1) == (not fit_doc["reached"])
+    assert fit_doc["latency"]["unit"] == "s" and len(fit_doc["latency"]["points"]) == 2
+    assert (project.root / "tmf.svg").exists() and (project.root / "tmf-latency.png").exists()
+    report = (project.report_dir / files[-1].stem / "report.html").read_text()
+    assert "Tech-Market Fit against cost" in report and "Tech-Market Fit against time" in report
     listed = harness("history", "list")
     assert "openai/stub-large" in listed.stdout and listed.returncode == 0
 
@@ -260,16 +351,76 @@ def test_the_frontier_keeps_each_new_best_in_cost_order() -> None:
     assert tmf.frontier([]) == []
 
 
-def test_stages_follow_the_acceptable_region() -> None:
-    points = [P("weak", 0.01, 40), P("good", 0.5, 70), P("expert", 5.0, 95)]
-    one = tmf.assess(points, human_cost=0.1, min_score=60)
-    assert (one.stage, one.reached, one.value_per_task) == (1, False, None)
-    two = tmf.assess(points, human_cost=2.0, min_score=60, expert_score=90)
-    assert (two.stage, two.best.label) == (2, "good") and two.value_per_task == pytest.approx(1.5)
-    three = tmf.assess(points, human_cost=10.0, min_score=60, expert_score=90)
-    assert three.stage == 3 and three.best.label == "good"  # the cheapest acceptable point gives the value
-    free = tmf.assess([P("local", 0.0, 65)], human_cost=0.5, min_score=60)
-    assert free.reached and free.value_per_task == 0.5
+def market(human_cost: float = 1.0, min_score: float = 60, expert_score: float = 90, shape: float = 1.0,
+           tasks: tuple[float, ...] = ()) -> tmf.Market:  # fmt: skip
+    return tmf.Market(human_cost, min_score, expert_score, shape, tasks)
+
+
+def test_the_value_is_the_area_between_the_supply_and_the_acceptance_curves() -> None:
+    # a free agent at 100 covers the whole acceptable region: the integral of 100 - (60 + 30c) over [0, 1]
+    whole = tmf.assess([P("perfect", 0.0, 100)], market())
+    assert whole.area == pytest.approx(25.0) and whole.value == pytest.approx(0.25) and whole.share == pytest.approx(1)
+    # 75 at 0.2 meets the line 60 + 30c at c = 0.5: the integral of 15 - 30c over [0.2, 0.5]
+    part = tmf.assess([P("mid", 0.2, 75)], market())
+    assert part.area == pytest.approx(1.35) and part.stage == 2 and part.best.label == "mid"
+    # the same point on a market lenient with cheap work (shape 2) covers more
+    assert tmf.assess([P("mid", 0.2, 75)], market(shape=2)).area > part.area
+    # a point on the acceptance curve, or under it, is not inside: no area, stage 1
+    for points in ([P("on", 0.5, 75)], [P("under", 0.5, 70)], [P("dearer than a person", 1.5, 100)], []):
+        none = tmf.assess(points, market())
+        assert (none.stage, none.reached, none.area, none.best) == (1, False, 0.0, None)
+    # a point that beats the expert for less than the expert: stage 3
+    three = tmf.assess([P("cheap", 0.01, 65), P("specialist", 0.6, 95)], market())
+    assert (
+        three.stage == 3 and three.best.label == "cheap" and [p.label for p in three.inside] == ["cheap", "specialist"]
+    )
+
+
+@pytest.mark.parametrize("shape", [0.5, 1.0, 2.5])
+def test_the_closed_form_area_matches_a_numerical_integral(shape: float) -> None:
+    rng = np.random.default_rng(int(shape * 10))
+    for _ in range(20):
+        points = [P(f"p{i}", float(rng.uniform(0, 3)), float(rng.uniform(30, 100))) for i in range(6)]
+        m = market(human_cost=float(rng.uniform(0.5, 2.5)), min_score=float(rng.uniform(20, 60)),
+                   expert_score=float(rng.uniform(70, 95)), shape=shape)  # fmt: skip
+        curve = tmf.frontier(points)
+        steps = 200_000
+        width = m.human_cost / steps
+        total = 0.0
+        for i in range(steps):
+            c = (i + 0.5) * width
+            best = tmf.supply(curve, c)
+            if best is not None:
+                total += max(0.0, best - m.required(c)) * width
+        assert tmf.overlap_area(curve, m) == pytest.approx(total, rel=1e-3, abs=1e-3)
+
+
+def test_the_human_capability_curve_does_the_quickest_tasks_first_and_ends_at_the_human_point() -> None:
+    m = market(human_cost=30.0, tasks=(60.0, 10.0, 20.0))
+    assert m.human_curve() == [(0.0, 0.0), (pytest.approx(10 / 3), 30.0), (10.0, 60.0), (30.0, 90.0)]
+    with pytest.raises(ValueError, match="min score"):
+        market(min_score=95, expert_score=90)
+
+
+def test_tmf_from_history_rows_measures_cost_and_latency_per_agent_version() -> None:
+    def row(agent: str, task: str, score: str, cost: str, latency: str) -> dict[str, str]:
+        return {"agent": agent, "version": "", "task": task, "task_version": "1", "score": score,
+                "cost_usd": cost, "latency_s": latency, "expert_minutes": {"t1": "30", "t2": "90"}[task]}  # fmt: skip
+
+    rows = [row("fast", "t1", "80", "0.10", "20"), row("fast", "t2", "70", "0.30", "40"),
+            row("slow", "t1", "100", "2.00", "9000"), row("slow", "t2", "", "4.00", "9000"),  # unscored: still paid
+            row("nameless", "t1", "90", "", "50")]  # fmt: skip
+    doc = tmf.assess_history(rows, hourly_rate=60, min_score=60, expert_score=90)
+    points = {p["label"]: p for p in doc["points"]}
+    assert doc["human_cost_per_task"] == pytest.approx(60.0) and doc["task_costs"] == [30.0, 90.0]
+    assert points["fast"]["cost"] == pytest.approx(0.2) and points["fast"]["score"] == pytest.approx(75)
+    assert points["slow"]["cost"] == pytest.approx(3.0) and points["slow"]["score"] == pytest.approx(100)
+    assert doc["missing"] == ["nameless"] and doc["stage"] == 3
+    latency = doc["latency"]
+    assert latency["human_cost_per_task"] == pytest.approx(3600.0) and latency["unit"] == "s"
+    assert latency["inside"] == ["fast", "nameless"]  # nine thousand seconds is slower than the expert
+    text = "\n".join(tmf.markdown_section({**doc, "suites": ["x"]}))
+    assert "Tech-Market Fit reached (stage 3)" in text and "Against time" in text and "`nameless`" in text
 
 
 def test_plots_have_the_same_bytes_for_the_same_data() -> None:
@@ -279,7 +430,9 @@ def test_plots_have_the_same_bytes_for_the_same_data() -> None:
         {"agent": "b", "version": "", "date": "2026-02-01", "theta": 0.1, "low": None, "high": None},
     ]
     assert plots.capability_over_time(rows) == plots.capability_over_time(rows)
-    assessment = tmf.assess([P("x", 0.0, 50), P("y", 0.3, 75)], human_cost=1.0, min_score=60)
+    assessment = tmf.assess([P("x", 0.0, 50), P("y", 0.3, 75)], market(tasks=(0.5, 1.5)))
     first, second = plots.tech_market_fit(assessment), plots.tech_market_fit(assessment)
     assert first == second and set(first) == {"svg", "png"}
     assert b"<dc:date>" not in first["svg"]
+    drawn = charts.tech_market_fit(assessment.to_json())
+    assert drawn == charts.tech_market_fit(assessment.to_json()) and drawn.count("<polygon") == 2  # region, overlap

@@ -170,8 +170,9 @@ def brief(task_id: str) -> Any:
 
 
 def rubric_calls(task_id: str) -> int:
-    """A summary per client pick, the persona and the conditions."""
-    return len(brief(task_id).ground_truth.selected) + 2
+    """A summary per client pick and per near miss (the creators passed over), the persona and the conditions."""
+    truth = brief(task_id).ground_truth
+    return len(truth.selected) + len(truth.near_misses) + 2
 
 
 def test_the_reselection_rate_counts_every_slot(project: Project, mstub: StubProcess) -> None:
@@ -233,8 +234,9 @@ def test_an_unreadable_reply_scores_zero_with_its_reason(project: Project, mstub
     marketing_project(project)
     mstub.control(default_answer="I would go with Maya Okafor and Devon Pruitt; both fit the brief well.")
     result = only_result(project.pytest("evals/marketing", *stub_args(mstub), "-k", "pennypilot"))
-    assert result["outcome"] == "failed" and result["score"] == 0.0 and result["error"] is None
-    assert "no JSON list" in result["details"]["reply_error"]
+    # the system's failure, as every benchmark scores it: 0, and the reason kept (with the answer)
+    assert result["outcome"] == "failed" and result["score"] == 0.0 and result["error"]["fault"] == "system"
+    assert "no JSON list" in result["error"]["message"] and "Maya Okafor" in result["answer"]
     assert [c["namespace"] for c in result["calls"]] == ["sut"]  # nothing to judge, no rubric paid for
 
 
@@ -323,11 +325,13 @@ def test_the_clients_picks_fit_their_briefs_and_the_near_misses_exist(creators: 
             problems.append(f"{task.id}: {len(picks)} picks for k = {inputs.k}")
         if not {p.data["platform"] for p in picks} <= set(inputs.platforms):
             problems.append(f"{task.id}: a pick on a platform the brief does not allow")
-        region = inputs.brief.budget_and_distribution.region
-        for pick in picks:  # the client's audience is where the campaign runs
-            countries = pick.data["audience"]["top_countries"]
-            if not any(c in region or region in c for c in countries) and len(region.split()) <= 3:
-                problems.append(f"{task.id}: {pick.url} has no audience in {region}")
+        regions = set(truth.checks.regions or []) if truth.checks else set()
+        if not regions:
+            problems.append(f"{task.id}: ground_truth.checks.regions names no market")
+        for pick in picks:  # the client's audience is where the campaign runs, in every brief
+            countries = set(pick.data["audience"]["top_countries"])
+            if not countries & regions:
+                problems.append(f"{task.id}: {pick.url} has no audience in {sorted(regions)} (its {sorted(countries)})")
         if not misses or {m.url for m in misses} & {p.url for p in picks}:
             problems.append(f"{task.id}: no near misses, or a near miss that is also a pick")
         # near misses are close: each shares the niche of a pick, or a pick's audience region
@@ -351,8 +355,8 @@ def test_the_briefs_on_the_embedded_default_and_their_replay(project: Project) -
     assert len(first.results) == 3
     for result in first.results.values():
         assert (result["outcome"] == "error") == (result["score"] is None)
-        if result["outcome"] != "error":
-            assert 0 <= result["score"] <= 100 and result["details"]["note"]
+        if result["outcome"] != "error":  # judged, or the system's failure (no readable list) with its reason
+            assert 0 <= result["score"] <= 100 and (result["details"].get("note") or result["error"]["message"])
     (table,) = [t for t in first.run["tables"] if t["name"] == "xbench_marketing"]
     replay = project.pytest("evals/marketing", *selection, "--cache-mode", "replay", timeout=300)
     (again,) = [t for t in replay.run["tables"] if t["name"] == "xbench_marketing"]

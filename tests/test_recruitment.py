@@ -12,7 +12,6 @@ import pytest
 from helpers import REPO, Project, stub_args
 
 from harness.benchmarks.recruitment import level_from_text, level_to_score
-from harness.benchmarks.recruitment.mapping import extract_results, truncate
 from harness.task import load_task_file
 from harness.testing import StubProcess
 
@@ -30,26 +29,85 @@ def test_levels_map_linearly_and_keep_the_raw_level() -> None:
             level_from_text(bad)
 
 
-def test_truncation_cuts_each_kind_to_its_quantity_in_the_agents_order() -> None:
-    answer = """My reasoning...
-## Search Results
-1. **Companies**: Alpha Robotics, Beta Motion; Gamma AI, Delta Labs
-2. Teams: Alpha Perception Team
-Universities: Kallang University, NTU
-"""
-    extracted = extract_results(answer, ["companies", "teams"])
-    assert extracted.found_section and set(extracted.lists) == {"companies", "teams"}
-    kept, cut = truncate(extracted.lists, {"companies": 3, "teams": 2})
-    assert kept == {"companies": ["Alpha Robotics", "Beta Motion", "Gamma AI"], "teams": ["Alpha Perception Team"]}
-    assert cut == {"companies": ["Delta Labs"]}
-    numbered = extract_results("## Search Results\nSearch Object 1: A, B\nSearch Object 2: C", ["labs", "schools"])
-    assert numbered.lists == {"labs": ["A", "B"], "schools": ["C"]}
-    assert not extract_results("Alpha and Beta.", ["companies"]).found_section
-    # the words inside a sentence are not the heading
-    prose = extract_results("You can find them in search results for the name.\nCompanies: A, B", ["companies"])
-    assert not prose.found_section and prose.lists == {}
-    bold = extract_results("**Search Results:**\n- **Companies**: A; B", ["companies"])
-    assert bold.found_section and bold.lists == {"companies": ["A", "B"]}
+LAYOUTS = {
+    "label lines": "Reasoning first.\n## Search Results\n"
+    "Companies: LG Energy Solution (Ochang, Korea), Samsung SDI, SK On\nTeams: Cell Design Team",
+    "bullets under the heading": "## Search Results\n### Companies\n- LG Energy Solution (Ochang, Korea)\n- Samsung SDI"
+    "\n- SK On\n### Teams\n- Cell Design Team",
+    "a table": "Here is my map.\n\n**Companies**\n| Company | Why |\n|---|---|\n| LG Energy Solution | cells |"
+    "\n| Samsung SDI | packs |\n| SK On | pouch |\n\n**Teams**\n1. Cell Design Team",
+    "slash and and": "Companies: LG Energy Solution / Samsung SDI and SK On\nTeams: Cell Design Team",
+    "numbered, no heading": "Companies:\n1. LG Energy Solution - market leader\n2. Samsung SDI\n3. SK On\n\nTeams:\n"
+    "1. Cell Design Team",
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_the_reference_reading_handles_the_layouts_people_write(layout: str) -> None:
+    from harness.benchmarks.recruitment.mapping import settle
+    from harness.benchmarks.recruitment.reference import parse_lists
+
+    answer = LAYOUTS[layout]
+    reading = settle(answer, parse_lists(answer, ["companies", "teams"]), {"companies": 3, "teams": 1}, by="test")
+    assert reading.kept == {"companies": ["LG Energy Solution", "Samsung SDI", "SK On"], "teams": ["Cell Design Team"]}
+    assert reading.cut == {} and reading.dropped == {}
+
+
+def test_the_reference_reading_never_splits_a_name_the_judge_knows() -> None:
+    """Names with "&", "and" or a parenthesis in them are one name to a judge who knows the expert's list;
+    an answer's own words still split where they join two names."""
+    from harness.benchmarks.recruitment.mapping import settle
+    from harness.benchmarks.recruitment.reference import parse_lists
+
+    known = ("Hoshikage Interactive Engine & Rendering Team", "Computer Architecture and Silicon Lab (CASL)")
+    answer = (
+        "## Search Results\nteams: hoshikage interactive engine & rendering team, Cloudkite Build and Tools Team\n"
+        "labs: Computer Architecture and Silicon Lab (CASL) and Harbour Robotics Lab"
+    )
+    lists = parse_lists(answer, ["teams", "labs"], known)
+    assert lists == {
+        "teams": ["hoshikage interactive engine & rendering team", "Cloudkite Build", "Tools Team"],
+        "labs": ["Computer Architecture and Silicon Lab (CASL)", "Harbour Robotics Lab"],
+    }
+    reading = settle(answer, lists, {"teams": 1, "labs": 1}, by="test")
+    assert reading.kept == {"teams": ["hoshikage interactive engine & rendering team"],
+                            "labs": ["Computer Architecture and Silicon Lab (CASL)"]}  # fmt: skip
+
+
+def test_three_times_the_quantity_is_cut_to_the_quantity_in_the_answers_order() -> None:
+    from harness.benchmarks.recruitment.mapping import settle
+    from harness.benchmarks.recruitment.reference import parse_lists
+
+    names = [f"Cellmaker {i:02d}" for i in range(9)]
+    answer = "\n".join(["## Search Results", "### Companies", *(f"- {n}" for n in names)])
+    reading = settle(answer, parse_lists(answer, ["companies"]), {"companies": 3}, by="test")
+    assert reading.kept == {"companies": names[:3]} and reading.cut == {"companies": names[3:]}
+    assert "cut before judging: companies beyond 3: Cellmaker 03" in reading.details({"companies": 3})["note"]
+
+
+def test_a_reader_cannot_credit_names_the_answer_does_not_contain() -> None:
+    """An extraction (a judge's reading) that adds, repeats or re-cases names: only what the answer wrote
+    counts, once, in the reader's order, cut to the quantity."""
+    from harness.benchmarks.recruitment.mapping import settle
+
+    answer = "I would look at Corvid Robotics and tamahagane robotics first."
+    extracted = {"companies": ["Corvid Robotics", "Lanhai Motion", "Tamahagane Robotics", "corvid robotics"]}
+    reading = settle(answer, extracted, {"companies": 3}, by="judge")
+    assert reading.kept == {"companies": ["Corvid Robotics", "Tamahagane Robotics"]}
+    assert reading.dropped == {"companies": ["Lanhai Motion"]} and reading.cut == {}
+
+
+def test_the_extraction_schema_has_one_list_per_kind_asked_for() -> None:
+    from pydantic import ValidationError
+
+    from harness.benchmarks.recruitment.mapping import extraction_model
+
+    model = extraction_model(["companies", "research labs"])
+    assert set(model.model_json_schema()["properties"]) == {"companies", "research labs"}
+    parsed = model.model_validate({"companies": ["A"], "research labs": []})
+    assert parsed.model_dump(by_alias=True) == {"companies": ["A"], "research labs": []}
+    with pytest.raises(ValidationError):
+        model.model_validate({"companies": ["A"], "schools": ["B"]})  # a kind nobody asked for
 
 
 CM_SHORT = "inputs: {job_description: 'short', objects: []}"
@@ -169,8 +227,25 @@ def test_the_loop_limits_end_in_an_explicit_outcome(project: Project, rstub: Stu
     endless = [{"name": "search", "arguments": {"query": "Corvid"}}] * 20
     rstub.control(tool_calls={"Mei-Lin Chen": endless}, judge_default={"score": 1})
     result = one_result(project.pytest("evals/recruitment", *stub_args(rstub), "-k", "p2i-mei-lin-chen"))
-    assert result["details"]["stopped"] == "step_limit" and result["metrics"]["steps"] == 3.0
-    assert result["outcome"] == "failed" and result["score"] == 0.0  # scored as it stood, not an error
+    # three turns of tool calls, then a last turn without tools in which it answers; the answer is judged
+    assert result["details"]["stopped"] == "step_limit" and result["metrics"]["steps"] == 4.0
+    assert len(result["details"]["trajectory"]) == 3 and result["answer"] == "I found her profile; details below."
+    assert result["outcome"] == "failed" and result["score"] == 0.0 and result["error"] is None
+
+
+def test_a_system_that_reaches_its_cap_without_answering_scores_zero(project: Project, rstub: StubProcess) -> None:
+    recruitment_project(project)
+    tasks = project.root / "evals" / "recruitment" / "world_tasks.yaml"
+    text = tasks.read_text().replace(
+        "      person: Mei-Lin Chen\n", "      person: Mei-Lin Chen\n      limits: {max_steps: 2}\n", 1
+    )
+    tasks.write_text(text)
+    endless = [{"name": "search", "arguments": {"query": "Corvid"}}] * 20
+    rstub.control(tool_calls={"Mei-Lin Chen": endless}, default_answer="", judge_default={"score": 5})
+    result = one_result(project.pytest("evals/recruitment", *stub_args(rstub), "-k", "p2i-mei-lin-chen"))
+    assert result["score"] == 0.0 and result["outcome"] == "failed" and result["error"]["fault"] == "system"
+    assert "reached its step limit" in result["error"]["message"]
+    assert [c["namespace"] for c in result["calls"]] == ["sut"] * 3  # no judge for an answer that is not there
 
 
 def test_company_mapping_is_cut_before_the_judge_sees_it(project: Project, rstub: StubProcess) -> None:
@@ -178,11 +253,18 @@ def test_company_mapping_is_cut_before_the_judge_sees_it(project: Project, rstub
     answer = (
         "Korean cell makers.\n## Search Results\nCompanies: LG Energy Solution, Samsung SDI, SK On, Panasonic, CATL"
     )
-    # The judge rule fires only if the surplus names reached it: they must not have.
-    rstub.control(default_answer=answer, judge_rules=[["CATL", {"score": 1}]], judge_default={"score": 5})
+    # The first judge reads the lists (here: all five, in order); the scoring rule fires only if the surplus
+    # names reached the scoring judge: they must not have.
+    five = ["LG Energy Solution", "Samsung SDI", "SK On", "Panasonic", "CATL"]
+    rstub.control(
+        default_answer=answer,
+        judge_rules=[["Korean cell makers.", {"companies": five}], ["CATL", {"score": 1}]],
+        judge_default={"score": 5},
+    )
     out = project.pytest("evals/recruitment", *stub_args(rstub), "-k", "cm-ev-battery")
     result = one_result(out)
     assert result["score"] == 100.0
+    assert [c["stage"] for c in result["calls"]] == ["sut", "extract", "judge"]
     assert result["details"]["cut"] == {"companies": ["Panasonic", "CATL"]}
     assert result["details"]["judged_lists"] == {"companies": ["LG Energy Solution", "Samsung SDI", "SK On"]}
     # the report says what was cut, next to the item

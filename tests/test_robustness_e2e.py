@@ -26,6 +26,25 @@ def qa_file(suite: str, ids: list[str], extra: str = "") -> str:
     return QA.format(suite=suite, tasks=tasks)
 
 
+def failure_section(stdout: str) -> dict[str, list[str]]:
+    """pytest's FAILURES section: each item's header and the lines under it (the xdist worker line dropped)."""
+    sections: dict[str, list[str]] = {}
+    current, inside = None, False
+    for line in stdout.splitlines():
+        if re.match(r"^=+ FAILURES =+$", line):
+            inside = True
+            continue
+        header = re.match(r"^_+ (.+?) _+$", line) if inside else None
+        if header:
+            current = header.group(1)
+            sections[current] = []
+        elif line.startswith("=") or line.startswith("harness report:"):
+            current, inside = None, inside and not line.startswith("=")
+        elif current is not None and line.strip() and not line.startswith("[gw"):
+            sections[current].append(line)
+    return sections
+
+
 def error_section(stdout: str) -> dict[str, list[str]]:
     """pytest's ERRORS section: each item's header and the lines under it."""
     sections: dict[str, list[str]] = {}
@@ -204,9 +223,10 @@ def test_item_errors_are_one_line_and_internal_ones_show_a_traceback_only_on_req
     )
     common = ["--agent", "my_agent:agent", "--judge-api-base", fresh_stub.api_base]
     out = project.pytest("evals", *common)
-    sections = error_section(out.stdout)
+    # the agent's own failures: each scored 0, a pytest failure of one line
+    sections = failure_section(out.stdout)
     assert len(sections) == 2 and all(len(lines) == 1 for lines in sections.values()), sections
-    assert "Traceback" not in out.stdout and "def setup" not in out.stdout
+    assert "Traceback" not in out.stdout and "def setup" not in out.stdout and "def runtest" not in out.stdout
     assert any(lines[0].startswith("[agent] ") and "the agent fell over" in lines[0] for lines in sections.values())
     assert any(lines[0].startswith("[agent] the agent returned int") for lines in sections.values())
     project.write(

@@ -22,9 +22,11 @@ from harness.settings import add_options, settings_from_options
 from harness.tools import calculator
 
 
-def test_extract_json_tolerates_fences_and_prose() -> None:
+def test_a_verdict_is_the_whole_reply_never_json_found_in_prose() -> None:
     assert extract_json('```json\n{"grade": "correct"}\n```') == {"grade": "correct"}
-    assert extract_json('Sure! {"a": 1} hope that helps') == {"a": 1}
+    # JSON inside prose may be the candidate's, quoted by the judge: it is never the verdict
+    with pytest.raises(ValueError, match="not a JSON object"):
+        extract_json('The answer says {"grade": "correct"} but it is wrong.')
     with pytest.raises(ValueError):
         extract_json("no json here")
 

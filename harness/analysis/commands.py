@@ -24,7 +24,10 @@ def _split(value: str | None) -> list[str] | None:
 
 
 def _rows(args: argparse.Namespace) -> list[dict[str, str]]:
-    everything = history.read_history(Path(args.report_dir))
+    problems: list[str] = []
+    everything = history.read_history(Path(args.report_dir), problems)
+    for problem in problems:
+        print(f"harness: {problem}", file=sys.stderr)
     if not everything:
         where = history.history_dir(Path(args.report_dir))
         raise SystemExit(f"harness: no history in {where} (run a suite, or `harness history import`)")
@@ -37,7 +40,7 @@ def _rows(args: argparse.Namespace) -> list[dict[str, str]]:
 def cmd_history_import(args: argparse.Namespace) -> int:
     source = Path(args.file)
     try:
-        text = source.read_text(encoding="utf-8")
+        text = source.read_text(encoding="utf-8-sig")
         report = history.import_csv(text, source.name, unit=args.unit, trials=args.pseudo_count)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         print(f"harness: {exc}", file=sys.stderr)
@@ -96,15 +99,16 @@ def cmd_history_list(args: argparse.Namespace) -> int:
 
 def cmd_index(args: argparse.Namespace) -> int:
     rows = _rows(args)
-    anchors = None
-    if args.anchors:
-        anchors, _ = index.load_anchors(Path(args.anchors))
+    anchors, anchors_model = None, None
     try:
+        if args.anchors:
+            anchors, anchors_model = index.load_anchors(Path(args.anchors))
         result = index.capability_index(
             rows,
             model=args.irt_model,
             reference=_split(args.reference),
             anchors=anchors,
+            anchors_model=anchors_model,
             bootstrap_resamples=args.bootstrap,
             pseudo_count=args.pseudo_count,
         )
@@ -156,27 +160,24 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def assess_history(
-    rows: list[dict[str, str]], hourly_rate: float, min_score: float, expert_score: float
-) -> tuple[tmf.Assessment, list[str]]:
-    points, unpriced = tmf.points_from_history(rows)
-    return tmf.assess(points, tmf.human_cost_per_task(rows, hourly_rate), min_score, expert_score), unpriced
-
-
 def cmd_tmf(args: argparse.Namespace) -> int:
     rows = _rows(args)
     try:
-        result, unpriced = assess_history(rows, args.hourly_rate, args.min_score, args.expert_score)
+        doc = tmf.assess_history(
+            rows, hourly_rate=args.hourly_rate, min_score=args.min_score, expert_score=args.expert_score,
+            shape=args.acceptance_shape,
+        )  # fmt: skip
     except ValueError as exc:
         print(f"harness tmf: {exc}", file=sys.stderr)
         return 2
-    written = plots.save(plots.tech_market_fit(result), Path(args.plot)) if args.plot else []
-    doc = {
-        **result.to_json(),
-        "hourly_rate": args.hourly_rate,
-        "suites": _split(args.suite) or [],
-        "unpriced": unpriced,
-    }
+    doc["suites"] = _split(args.suite) or []
+    written = []
+    if args.plot:
+        stem = Path(args.plot)
+        for part, suffix in ((doc, ""), (doc.get("latency"), "-latency")):
+            if part:
+                images = plots.tech_market_fit(tmf.assessment_from_json(part))
+                written += plots.save(images, stem.with_name(stem.name + suffix))
     if args.json:
         print(json.dumps(doc, indent=1))
         return 0
@@ -192,7 +193,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
     report_dir = Path(args.report_dir)
     from harness.report.run_files import load_run
 
-    base, new = load_run(report_dir, args.base), load_run(report_dir, args.new)
+    if args.baseline is not None and len(args.runs) == 1:  # harness compare NEW --baseline BASE
+        base_ref, new_ref = args.baseline, args.runs[0]
+    elif args.baseline is None and len(args.runs) == 2:  # harness compare BASE NEW
+        base_ref, new_ref = args.runs
+    else:
+        print("harness compare: name two runs (BASE NEW), or one run and --baseline BASE", file=sys.stderr)
+        return 4
+    base, new = load_run(report_dir, base_ref), load_run(report_dir, new_ref)
     report = compare.compare_runs(base, new, fail_margin=args.fail_on_regression, tolerance=args.tolerance)
     if args.json:
         print(json.dumps(report.to_json(), indent=1))
@@ -210,9 +218,15 @@ def _selection(parser: argparse.ArgumentParser) -> None:
 
 def add_commands(sub: Any, add_common: Any) -> None:
     cmp = sub.add_parser("compare", help="a run against a baseline: paired differences, intervals, verdicts")
-    cmp.add_argument("base", help="the baseline: results.json, a run folder, or a run id")
-    cmp.add_argument("new", help="the run to judge: results.json, a run folder, or a run id")
-    from harness.settings import FAIL_ON_REGRESSION
+    cmp.add_argument(
+        "runs",
+        nargs="+",
+        metavar="RUN",
+        help="BASE NEW (the baseline, then the run to judge), or only NEW with --baseline BASE: each a "
+        "results.json, a run folder, or a run id",
+    )
+    cmp.add_argument("--baseline", default=None, metavar="BASE", help="the baseline, when only NEW is named")
+    from harness.settings import ACCEPTANCE_SHAPE, FAIL_ON_REGRESSION
 
     cmp.add_argument(
         "--fail-on-regression",
@@ -262,6 +276,9 @@ def add_commands(sub: Any, add_common: Any) -> None:
     fit.add_argument("--hourly-rate", type=float, required=True, help="what an expert's hour costs (USD)")
     fit.add_argument("--min-score", type=float, default=60.0, help="the lowest acceptable score (default 60)")
     fit.add_argument("--expert-score", type=float, default=90.0, help="the expert's own level (stage 3; default 90)")
-    fit.add_argument("--plot", default=None, metavar="STEM", help="write STEM.svg and STEM.png")
+    fit.add_argument("--acceptance-shape", **ACCEPTANCE_SHAPE)
+    fit.add_argument(
+        "--plot", default=None, metavar="STEM", help="write STEM.svg and STEM.png (and STEM-latency.* when known)"
+    )
     add_common(fit)
     fit.set_defaults(func=cmd_tmf)

@@ -59,7 +59,7 @@ class Report:
     changed_version: list[str] = field(default_factory=list)
     errored: list[dict[str, str]] = field(default_factory=list)  # {item, side, kind}
     flaky: list[dict[str, Any]] = field(default_factory=list)
-    new_errors: list[str] = field(default_factory=list)  # errored now, not in the baseline: not measured
+    new_errors: list[str] = field(default_factory=list)  # unscored in this run (the harness's failure): not measured
     notes: list[str] = field(default_factory=list)
     fail_margin: float | None = None
     tolerance: float = 2.0
@@ -178,8 +178,10 @@ def compare(
                 report.flaky.append({"item": _name(key), "side": side, "passed": passed, "repeats": len(items)})
     report.flaky.sort(key=lambda f: (f["item"], f["side"]))
     for key, items in sorted(new_groups.items()):
-        before = base_groups.get(key, [])
-        if any(i.get("outcome") == "error" for i in items) and not any(i.get("outcome") == "error" for i in before):
+        # An item this run could not score (the harness's failure) leaves the run incomplete: the gate cannot
+        # vouch for what it did not measure, whatever the baseline held. (The system's own failures are
+        # scores of 0 and are compared like any other score.)
+        if any(i.get("outcome") == "error" for i in items):
             report.new_errors.append(_name(key))
     metrics = sorted(
         {
@@ -255,6 +257,23 @@ def versions_note(base_run: dict[str, Any], new_run: dict[str, Any]) -> list[str
     for name in ("judge_models", "embedding_model"):
         if b_opt.get(name) != a_opt.get(name):
             notes.append(f"{name} differ ({b_opt.get(name)} then, {a_opt.get(name)} now): scores may not be comparable")
+    return notes + benchmark_notes(before.get("benchmarks") or {}, after.get("benchmarks") or {})
+
+
+def benchmark_notes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What the benchmarks' own run records (`run.benchmarks.<kind>.compare`) say differs: the rules that
+    ran, or the data (compared for the parts both runs have, e.g. the data sets both ran)."""
+    notes = []
+    for kind in sorted(set(before) & set(after)):
+        old, new = before[kind].get("compare") or {}, after[kind].get("compare") or {}
+        for name in sorted(set(old) & set(new)):
+            if isinstance(old[name], dict) and isinstance(new[name], dict):
+                changed = [k for k in sorted(set(old[name]) & set(new[name])) if old[name][k] != new[name][k]]
+                if changed:
+                    shown = "; ".join(f"{k}: {old[name][k]} then, {new[name][k]} now" for k in changed[:3])
+                    notes.append(f"different {name} ({kind}; {shown}): the runs are not on the same {name}")
+            elif old[name] != new[name]:
+                notes.append(f"{kind} {name} differs ({old[name]} then, {new[name]} now): scores may not be comparable")
     return notes
 
 
@@ -281,17 +300,19 @@ def gate_line(report: Report) -> str:
     margin = report.fail_margin or 0.0
     rule = (
         f"it fails for a score regression whose whole 95 % interval lies below {-margin:g} points, "
-        "or for items that errored in this run but not in the baseline"
+        "or for an incomplete run (items this run could not score)"
     )
     reasons = [
         f"{c.suite} {c.delta:+.1f} points [{c.low:+.1f}, {c.high:+.1f}], p = {c.p_adjusted:.3g} (Holm)"
         for c in report.regressed
     ]
     if report.new_errors:
-        reasons.append(f"{len(report.new_errors)} item(s) errored and could not be measured")
+        reasons.append(f"{len(report.new_errors)} item(s) unscored: the run is incomplete and could not be measured")
+    differ = [n for n in report.notes if n.startswith("different ") or " differs (" in n]
+    caution = f" Compared across different setups: {'; '.join(differ)}." if differ else ""
     if report.failed:
-        return f"The regression gate **fails** ({'; '.join(reasons)}): {rule}."
-    return f"The regression gate passes: {rule}."
+        return f"The regression gate **fails** ({'; '.join(reasons)}): {rule}.{caution}"
+    return f"The regression gate passes: {rule}.{caution}"
 
 
 def markdown(report: Report, base_label: str) -> list[str]:

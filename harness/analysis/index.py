@@ -89,7 +89,10 @@ def load_anchors(path: Path) -> tuple[Anchors, str | None]:
         tasks = {str(k): (float(v["a"]), float(v["b"])) for k, v in (document.get("tasks") or {}).items()}
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise IrtError(f"{path}: expected {{agents: {{name: theta}}, tasks: {{name: {{a, b}}}}}} ({exc})") from exc
-    return Anchors(theta=theta, tasks=tasks), document.get("model")
+    model = document.get("model")
+    if model not in (None, "1pl", "2pl"):
+        raise IrtError(f'{path}: \'model\' must be "1pl" or "2pl", got {model!r}')
+    return Anchors(theta=theta, tasks=tasks), model
 
 
 def freeze(result: IndexResult, path: Path) -> Path:
@@ -114,13 +117,25 @@ def capability_index(
     model: str = "auto",
     reference: list[str] | None = None,
     anchors: Anchors | None = None,
+    anchors_model: str | None = None,
     bootstrap_resamples: int = 0,
     pseudo_count: float | None = None,
     seed: int = 0,
 ) -> IndexResult:
+    """`anchors_model` is the model the anchors were frozen from: "auto" keeps it, and another model is
+    refused, since a 1PL refit of a 2PL freeze would ignore the frozen discriminations."""
     obs = observations(rows, pseudo_count)
     check_connected(obs)
     notes = []
+    if anchors and anchors_model:
+        if model == "auto":
+            model = anchors_model
+            notes.append(f"{model.upper()}, the model the anchors were frozen from")
+        elif model != anchors_model:
+            raise IrtError(
+                f"the anchors were frozen from a {anchors_model.upper()} fit; refitting them as "
+                f"{model.upper()} would not hold what was published (drop --irt-model, or use {anchors_model})"
+            )
     if anchors:
         kept = Anchors(
             theta={k: v for k, v in anchors.theta.items() if k in obs.agents},

@@ -9,8 +9,22 @@ import io
 from pathlib import Path
 from typing import Any
 
-from harness.analysis.tmf import Assessment
-from harness.report.charts import COLOURS, new_figure
+from harness.analysis.tmf import Assessment, geometry
+from harness.report.charts import COLOURS
+
+
+def new_figure(width: float = 7.5, height: float = 4.6, salt: str = "harness") -> tuple[Any, Any]:
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    matplotlib.rcParams.update(
+        {"svg.hashsalt": salt, "svg.fonttype": "none", "font.size": 9, "axes.spines.top": False,
+         "axes.spines.right": False, "path.simplify": False}
+    )  # fmt: skip
+    figure, axes = plt.subplots(figsize=(width, height), dpi=110)
+    return figure, axes
 
 
 def _figure(width: float = 7.5, height: float = 4.6) -> tuple[Any, Any]:
@@ -67,32 +81,33 @@ def capability_over_time(rows: list[dict[str, Any]], title: str = "Capability ov
 
 
 def tech_market_fit(result: Assessment, title: str = "Tech-Market Fit") -> dict[str, bytes]:
-    """Score against cost per task (log axis), the supply curve as a step line, the acceptable region."""
+    """The same drawing as the report's chart (tmf.geometry), as PNG and SVG files."""
+    shape = geometry(result)
     figure, axes = _figure()
-    positive = [p.cost for p in result.points if p.cost > 0]
-    floor = min([*positive, result.human_cost or 1.0]) / 10 if positive or result.human_cost else 1e-4
-    floor = max(floor, 1e-6)
-
-    def x(cost: float) -> float:
-        return cost if cost > 0 else floor  # a free agent (a local model) sits at the axis' left end
-
-    right = max([x(p.cost) for p in result.points] + [result.human_cost, floor]) * 10
     axes.set_xscale("log")
-    axes.axvspan(floor / 10, max(result.human_cost, floor), ymin=result.min_score / 100, ymax=1.0,
-                 color="#2ca02c", alpha=0.12, label="market acceptable")  # fmt: skip
-    axes.axvline(max(result.human_cost, floor), color="#2ca02c", linewidth=1, linestyle="--")
-    axes.axhline(result.min_score, color="#2ca02c", linewidth=1, linestyle="--")
-    if result.frontier:
-        xs = [x(p.cost) for p in result.frontier] + [right]
-        ys = [p.score for p in result.frontier] + [result.frontier[-1].score]
-        axes.step(xs, ys, where="post", color="#1f77b4", linewidth=1.5, label="supply curve (Pareto frontier)")
-    for number, point in enumerate(sorted(result.points, key=lambda p: p.label)):
-        axes.scatter([x(point.cost)], [point.score], color=COLOURS[number % len(COLOURS)], zorder=3, s=22)
-        label = point.label[:28] + (" ($0)" if point.cost == 0 else "")
-        axes.annotate(label, (x(point.cost), point.score), textcoords="offset points", xytext=(4, 4), fontsize=7)
-    axes.set_xlim(floor / 10, right)
+    if shape["acceptable_region"]:
+        axes.fill(*zip(*shape["acceptable_region"], strict=True), color="#2ca02c", alpha=0.10,
+                  label="acceptable region")  # fmt: skip
+        axes.plot(*zip(*shape["acceptance"], strict=True), color="#2ca02c", linestyle="--", linewidth=1.2,
+                  label="acceptance curve")  # fmt: skip
+    for number, polygon in enumerate(shape["overlaps"]):
+        axes.fill(*zip(*polygon, strict=True), color="#ff7f0e", alpha=0.45,
+                  label=None if number else "overlap (the value)")  # fmt: skip
+    axes.step(*zip(*shape["human_curve"], strict=True), where="post", color="#7f7f7f", linewidth=1.2,
+              label="what people deliver")  # fmt: skip
+    axes.scatter([shape["human_point"][0]], [shape["human_point"][1]], color="#333333", zorder=4, s=30,
+                 label="the expert")  # fmt: skip
+    if shape["supply"]:
+        axes.step(*zip(*shape["supply"], strict=True), where="post", color=COLOURS[0], linewidth=1.5,
+                  label="agents' supply curve")  # fmt: skip
+    for x, y, label, free in shape["points"]:
+        axes.scatter([x], [y], color=COLOURS[0], zorder=3, s=22)
+        shown = label[:28] + (" ($0)" if free and shape["unit"] == "USD" else "")
+        axes.annotate(shown, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
+    axes.set_xlim(shape["floor"], shape["right"])
     axes.set_ylim(0, 100)
-    axes.set_xlabel("cost per task (USD, log scale)")
+    unit = "cost per task (USD, log scale)" if shape["unit"] == "USD" else "seconds per task (log scale)"
+    axes.set_xlabel(unit)
     axes.set_ylabel("score")
     axes.set_title(f"{title}: stage {result.stage}")
     axes.grid(True, alpha=0.3, which="both")

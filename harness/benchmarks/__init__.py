@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from harness.task import TaskBase
+from harness.task_model import TaskBase
 
 BUILTIN_MODULES = (
     "harness.benchmarks.qa",
@@ -126,6 +126,11 @@ class Benchmark:
     # `--estimate` for items no earlier run has measured: calls and tokens per namespace ("sut", "judge",
     # "embed") as harness.estimate.Need; None uses a generic estimate (one call, plus the judges).
     estimate: Callable[[Any, Any], dict[str, Any]] | None = None
+    # The run's record for this kind, from its results and the run's options (`run.options`): which rules
+    # ran, the data's hash, how many items a switch affected. results.json keeps it at run.benchmarks.<kind>;
+    # its "header" lines (strings) head the terminal summary, summary.md and report.html, and `harness
+    # compare` and the regression gate name every value of its "compare" mapping that differs between runs.
+    run_record: Callable[[list[dict[str, Any]], dict[str, Any]], dict[str, Any] | None] | None = None
 
 
 _BENCHMARKS: dict[str, Benchmark] = {}
@@ -215,6 +220,20 @@ def all_options() -> list[Option]:
         for option in benchmark.options:
             seen.setdefault(option.flag, option)
     return list(seen.values())
+
+
+def run_records(results: Sequence[dict[str, Any]], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each kind's record of the run (`Benchmark.run_record`), for the kinds present in `results`."""
+    load_builtins()
+    records: dict[str, dict[str, Any]] = {}
+    for kind in sorted({str(r.get("kind")) for r in results if r.get("kind")}):
+        benchmark = _BENCHMARKS.get(kind)
+        if benchmark is None or benchmark.run_record is None:
+            continue
+        record = benchmark.run_record([r for r in results if r.get("kind") == kind], options)
+        if record:
+            records[kind] = record
+    return records
 
 
 def tables_for(kinds: set[str]) -> list[Table]:

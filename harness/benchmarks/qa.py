@@ -16,7 +16,7 @@ from harness.benchmarks import Benchmark, CollectionChecks, register_benchmark
 from harness.context import ItemContext
 from harness.judge import Untrusted
 from harness.scores import Scores
-from harness.task import STRICT
+from harness.task_model import STRICT
 from harness.tools import BUILTIN_TOOLS, resolve_tools
 
 

@@ -10,7 +10,9 @@ from harness.stats import mean_interval
 
 
 def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Counts, mean score over scored items, pass rate over scored items, usage totals."""
+    """Counts, mean score over scored items (a failure of the system under test is a 0 among them), pass rate
+    over scored items, usage totals; `errors` are the items the harness could not score (the mean is then
+    incomplete), `system_failures` those the system failed (scored 0)."""
     scored = [r["score"] for r in results if r["score"] is not None]
     passed = sum(r["outcome"] == "passed" for r in results)
     failed = sum(r["outcome"] == "failed" for r in results)
@@ -22,6 +24,8 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
         "passed": passed,
         "failed": failed,
         "errors": errors,
+        "system_failures": sum(bool(r.get("error")) and r["score"] is not None for r in results),
+        "incomplete": errors > 0,
         "mean_score": round(statistics.fmean(scored), 4) if scored else None,
         "score_interval": [round(interval.low, 4), round(interval.high, 4)] if interval.low is not None else None,
         "pass_rate": round(passed / (passed + failed), 4) if passed + failed else None,

@@ -1,50 +1,22 @@
-"""The run report's charts, as inline SVG drawn by matplotlib: deterministic bytes for the same data (the
-Agg backend, a fixed hash salt per chart so ids never collide inside one page, no dates or versions)."""
+"""The run report's charts, as inline SVG (harness.report.svg): deterministic bytes for the same data, no
+matplotlib on the report's path (its import alone cost about half a second of every run)."""
 
 from __future__ import annotations
 
-import io
 import math
-import re
 from typing import Any
+
+from harness.report.svg import Axis, Chart
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f")
 VERDICT_COLOURS = {"regressed": "#c0392b", "improved": "#1e8449", "unchanged": "#566573", "inconclusive": "#b9770e"}
-RASTER_ABOVE = 1500  # more points than this are drawn as one embedded image: the page stays light
+MAX_POINTS = 3000  # a scatter of more items draws an even sample of them: the page stays light
+WIDTH = 760
 
 
-def new_figure(width: float = 7.5, height: float = 4.6, salt: str = "harness") -> tuple[Any, Any]:
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
-    matplotlib.rcParams.update(
-        {"svg.hashsalt": salt, "svg.fonttype": "none", "font.size": 9, "axes.spines.top": False,
-         "axes.spines.right": False, "path.simplify": False}
-    )  # fmt: skip
-    figure, axes = plt.subplots(figsize=(width, height), dpi=110)
-    return figure, axes
-
-
-def prepare() -> None:
-    """Import matplotlib and load its fonts by drawing one tiny chart (about 0.4 s of CPU, seconds on a
-    machine that has never built matplotlib's font cache). The plugin runs this in a thread while the
-    run's items wait on their models, so the report at the end costs only its own drawing."""
-    figure, axes = new_figure(1, 1, salt="prepare")
-    axes.plot([0, 1], [0, 1])
-    svg_text(figure)
-
-
-def svg_text(figure: Any) -> str:
-    """The figure as an <svg> element to put inside a page (no XML prolog or doctype)."""
-    import matplotlib.pyplot as plt
-
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
-    plt.close(figure)
-    text = buffer.getvalue().decode("utf-8")
-    return text[re.search(r"<svg\b", text).start() :]  # type: ignore[union-attr]
+def _rows_axis(names: list[str]) -> Axis:
+    return Axis(-0.7, len(names) - 0.3, ticks=list(range(len(names))),
+                tick_names={float(i): name[:28] for i, name in enumerate(names)})  # fmt: skip
 
 
 def suite_scores(suites: dict[str, dict[str, Any]]) -> str | None:
@@ -52,19 +24,16 @@ def suite_scores(suites: dict[str, dict[str, Any]]) -> str | None:
     rows = [(name, s) for name, s in sorted(suites.items()) if s.get("mean_score") is not None]
     if not rows:
         return None
-    figure, axes = new_figure(7.5, 0.9 + 0.42 * len(rows), salt="suite-scores")
+    names = [name for name, _ in rows]
+    y = _rows_axis(names[::-1])
+    chart = Chart(WIDTH, 60 + 34 * len(rows), Axis(0, 100, label="mean score (0-100), with its 95 % interval"), y)
     for position, (_name, stats) in enumerate(rows):
+        row = len(rows) - 1 - position
         mean = stats["mean_score"]
         low, high = stats.get("score_interval") or (mean, mean)
-        axes.errorbar(mean, position, xerr=[[mean - low], [high - mean]], fmt="o", color=COLOURS[0], capsize=4)
-        axes.annotate(f"{mean:.1f}", (high, position), xytext=(6, 0), textcoords="offset points", va="center")
-    axes.set_yticks(range(len(rows)), [name for name, _ in rows])
-    axes.set_ylim(-0.7, len(rows) - 0.3)
-    axes.invert_yaxis()
-    axes.set_xlim(0, 100)
-    axes.set_xlabel("mean score (0-100), with its 95 % interval")
-    axes.grid(axis="x", alpha=0.3)
-    return svg_text(figure)
+        chart.interval(row, low, high, mean, COLOURS[0])
+        chart.text(high, row, f"{mean:.1f}", dx=8)
+    return chart.svg("Mean score per suite with its 95 % interval")
 
 
 def comparison_deltas(comparisons: list[dict[str, Any]], fail_margin: float | None) -> str | None:
@@ -72,29 +41,24 @@ def comparison_deltas(comparisons: list[dict[str, Any]], fail_margin: float | No
     rows = [c for c in comparisons if c["metric"] == "score" and c.get("delta") is not None]
     if not rows:
         return None
-    figure, axes = new_figure(7.5, 0.9 + 0.42 * len(rows), salt="comparison")
+    reach = [abs(v) for c in rows for v in (c["delta"], c.get("low"), c.get("high")) if v is not None]
+    reach.append(abs(fail_margin or 0))
+    span = max(5.0, max(reach) * 1.15)
+    x = Axis(-span, span, label="change in mean score (points), paired, with its 95 % bootstrap interval")
+    chart = Chart(WIDTH, 70 + 34 * len(rows), x, _rows_axis([c["suite"] for c in rows][::-1]))
+    chart.vline(0, "#333333")
+    if fail_margin is not None:
+        chart.vline(-fail_margin, VERDICT_COLOURS["regressed"], dashed=True,
+                    label="gate" if fail_margin == 0 else f"gate: -{fail_margin:g}")  # fmt: skip
     for position, c in enumerate(rows):
+        row = len(rows) - 1 - position
         colour = VERDICT_COLOURS.get(c["verdict"], COLOURS[0])
         if c.get("low") is not None:
-            axes.errorbar(
-                c["delta"], position, xerr=[[c["delta"] - c["low"]], [c["high"] - c["delta"]]], fmt="o",
-                color=colour, capsize=4,
-            )  # fmt: skip
+            chart.interval(row, c["low"], c["high"], c["delta"], colour)
         else:
-            axes.plot([c["delta"]], [position], "o", color=colour)
-        axes.annotate(c["verdict"], (c["delta"], position), xytext=(0, 7), textcoords="offset points", ha="center",
-                      color=colour)  # fmt: skip
-    axes.axvline(0, color="#333333", linewidth=0.8)
-    if fail_margin is not None:
-        axes.axvline(-fail_margin, color=VERDICT_COLOURS["regressed"], linestyle="--", linewidth=0.8)
-        label = "gate" if fail_margin == 0 else f"gate: -{fail_margin:g}"
-        axes.annotate(label, (-fail_margin, -0.6), color=VERDICT_COLOURS["regressed"], ha="right")
-    axes.set_yticks(range(len(rows)), [c["suite"] for c in rows])
-    axes.set_ylim(-0.8, len(rows) - 0.3)
-    axes.invert_yaxis()
-    axes.set_xlabel("change in mean score (points), paired, with its 95 % bootstrap interval")
-    axes.grid(axis="x", alpha=0.3)
-    return svg_text(figure)
+            chart.points([c["delta"]], [row], colour, radius=4)
+        chart.text(c["delta"], row, c["verdict"], colour, anchor="middle", dy=-12)
+    return chart.svg("Change in mean score against the baseline")
 
 
 def list_price(result: dict[str, Any]) -> float:
@@ -115,31 +79,29 @@ def cost_against_score(results: list[dict[str, Any]]) -> tuple[str | None, str]:
     scored = [r for r in results if isinstance(r.get("score"), int | float)]
     if not scored:
         return None, ""
-
     use_dollars = any(list_price(r) > 0 for r in scored)
     unit = "cost per item (USD, list price)" if use_dollars else "tokens per item (no price is known for these models)"
 
     def x_of(result: dict[str, Any]) -> float:
         return list_price(result) if use_dollars else float(item_tokens(result))
 
-    figure, axes = new_figure(7.5, 4.2, salt="cost-score")
-    suites = sorted({r.get("suite") or "?" for r in scored})
+    shown = scored if len(scored) <= MAX_POINTS else scored[:: math.ceil(len(scored) / MAX_POINTS)]
+    xs = [x_of(r) for r in shown]
+    positive = [v for v in xs if v > 0]
+    log = bool(positive) and min(xs) > 0 and max(xs) / min(xs) > 100
+    if log:
+        low, high = min(positive) / 1.3, max(positive) * 1.3
+    else:
+        low, high = 0.0, (max(xs) * 1.05 if xs and max(xs) > 0 else 1.0)
+    label = unit if len(shown) == len(scored) else f"{unit}; {len(shown):,} of {len(scored):,} items drawn"
+    chart = Chart(WIDTH, 380, Axis(low, high, log=log, label=label), Axis(-3, 103, label="score (0-100)",
+                  ticks=[0, 20, 40, 60, 80, 100]), left=60)  # fmt: skip
+    suites = sorted({r.get("suite") or "?" for r in shown})
     for number, suite in enumerate(suites):
-        points = [(x_of(r), r["score"]) for r in scored if (r.get("suite") or "?") == suite]
-        axes.scatter(
-            [p[0] for p in points], [p[1] for p in points], s=14, alpha=0.6, color=COLOURS[number % len(COLOURS)],
-            label=suite, rasterized=len(scored) > RASTER_ABOVE, linewidths=0,
-        )  # fmt: skip
-    xs = [x_of(r) for r in scored]
-    if xs and min(xs) > 0 and max(xs) / min(xs) > 100:
-        axes.set_xscale("log")
-    axes.set_ylim(-3, 103)
-    axes.set_xlabel(unit)
-    axes.set_ylabel("score (0-100)")
-    axes.grid(alpha=0.3)
-    if len(suites) > 1:
-        axes.legend(loc="best", fontsize=8, frameon=False)
-    return svg_text(figure), unit
+        mine = [r for r in shown if (r.get("suite") or "?") == suite]
+        chart.points([x_of(r) for r in mine], [float(r["score"]) for r in mine], COLOURS[number % len(COLOURS)],
+                     radius=2.5, opacity=0.6, label=suite if len(suites) > 1 else None)  # fmt: skip
+    return chart.svg("Score against cost per item"), unit
 
 
 def latency_histogram(results: list[dict[str, Any]]) -> str | None:
@@ -147,9 +109,48 @@ def latency_histogram(results: list[dict[str, Any]]) -> str | None:
     values = [float(r["latency_s"]) for r in results if isinstance(r.get("latency_s"), int | float)]
     if len(values) < 2:
         return None
-    figure, axes = new_figure(7.5, 2.6, salt="latency")
     bins = max(5, min(40, int(math.sqrt(len(values)))))
-    axes.hist(values, bins=bins, color=COLOURS[0], alpha=0.8)
-    axes.set_xlabel("seconds per item")
-    axes.set_ylabel("items")
-    return svg_text(figure)
+    low, high = min(values), max(values)
+    if high <= low:
+        high = low + 1.0
+    width = (high - low) / bins
+    counts = [0] * bins
+    for value in values:
+        counts[min(bins - 1, int((value - low) / width))] += 1
+    edges = [low + i * width for i in range(bins + 1)]
+    chart = Chart(WIDTH, 230, Axis(low, high, label="seconds per item"), Axis(0, max(counts) * 1.1, label="items"),
+                  left=60)  # fmt: skip
+    chart.bars(edges, counts, COLOURS[0])
+    return chart.svg("How long items took")
+
+
+def tech_market_fit(doc: dict[str, Any]) -> str | None:
+    """Tech-Market Fit on a log axis: the market's acceptable region and acceptance curve, the agents' supply
+    curve, the overlap (the value), the human capability curve and the human point."""
+    from harness.analysis.tmf import assessment_from_json, geometry
+
+    if doc.get("error") or (not doc.get("points") and not doc.get("human_cost_per_task")):
+        return None
+    shape = geometry(assessment_from_json(doc))
+    unit = "cost per task (USD, log scale)" if shape["unit"] == "USD" else "seconds per task (log scale)"
+    chart = Chart(WIDTH, 400, Axis(shape["floor"], shape["right"], log=True, label=unit),
+                  Axis(0, 100, label="score (0-100)", ticks=[0, 20, 40, 60, 80, 100]), left=60)  # fmt: skip
+    if shape["acceptable_region"]:
+        xs, ys = zip(*shape["acceptable_region"], strict=True)
+        chart.region(xs, ys, "#2ca02c", opacity=0.10, label="acceptable region")
+        xs, ys = zip(*shape["acceptance"], strict=True)
+        chart.line(xs, ys, "#2ca02c", dashed=True, width=1.2, label="acceptance curve")
+    for number, polygon in enumerate(shape["overlaps"]):
+        xs, ys = zip(*polygon, strict=True)
+        chart.region(xs, ys, "#ff7f0e", opacity=0.45, label=None if number else "overlap (the value)")
+    xs, ys = zip(*shape["human_curve"], strict=True)
+    chart.line(xs, ys, "#7f7f7f", width=1.2, step=True, label="what people deliver")
+    chart.points([shape["human_point"][0]], [shape["human_point"][1]], "#333333", radius=4.5, label="the expert")
+    if shape["supply"]:
+        xs, ys = zip(*shape["supply"], strict=True)
+        chart.line(xs, ys, COLOURS[0], step=True, label="agents' supply curve")
+    for x, y, label, free in shape["points"]:
+        chart.points([x], [y], COLOURS[0], radius=3.5)
+        chart.text(x, y, label[:28] + (" ($0)" if free and shape["unit"] == "USD" else ""), dx=5, dy=-7)
+    title = "Tech-Market Fit against cost" if shape["unit"] == "USD" else "Tech-Market Fit against time"
+    return chart.svg(title)

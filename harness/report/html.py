@@ -71,6 +71,7 @@ details.suite > summary { font-weight: 600; font-size: 15px; }
 .badge.passed { background: var(--passed); } .badge.failed { background: var(--failed); }
 .badge.error { background: var(--error); }
 .muted { color: var(--muted); }
+.incomplete { color: #b03a2e; }
 .chart svg { max-width: 100%; height: auto; }
 .kv { color: var(--muted); font-size: 13px; }
 .gate-fail { color: var(--error); font-weight: 600; }
@@ -136,6 +137,13 @@ def _header(run: dict[str, Any]) -> str:
         f"{_e(meta.get('harness_version'))} &middot; git {_e(revision)} &middot; cache "
         f"{_e(options.get('cache_mode'))} &middot; pytest exit status {_e(meta.get('exit_status'))}</p>",
     ]
+    for record in (meta.get("benchmarks") or {}).values():
+        lines += [f"<p>{_e(line)}</p>" for line in record.get("header") or []]
+    from harness.sharding import provenance
+
+    origin = provenance(meta)
+    if origin:
+        lines.append(f"<p>{_e(origin)}</p>")
     return "<header>" + "".join(lines) + "</header>"
 
 
@@ -156,9 +164,17 @@ def _suite_rows(run: dict[str, Any]) -> list[list[str]]:
 
 def _scores(run: dict[str, Any]) -> str:
     header = [_e(c) for c in SUITE_COLUMNS]
+    totals = run.get("totals") or {}
+    incomplete = ""
+    if totals.get("errors"):
+        from harness.report.tables import incomplete_message
+
+        message = incomplete_message(totals["errors"], totals.get("items", 0))
+        incomplete = f'<p class="incomplete"><strong>{_e(message)}</strong></p>'
     return (
         '<section id="scores"><h2>Scores</h2>'
         + _table(header, _suite_rows(run), numeric=set(range(1, len(header))))
+        + incomplete
         + _chart(charts.suite_scores(run["suites"]), "Mean score per suite with its 95 % interval.")
         + "</section>"
     )
@@ -179,6 +195,8 @@ def _benchmark_tables(run: dict[str, Any]) -> str:
         keys = len(table["rows_by"])
         rows = [[_e(c) for c in table_row(table, row, interval=True)] for row in table["rows"]]
         parts.append(_table(header, rows, numeric=set(range(keys, len(header)))))
+        if table.get("incomplete"):
+            parts.append(f'<p class="incomplete"><strong>{_e(table["incomplete"]["message"])}</strong></p>')
     if agreement:
         parts.append(to_html(agreement))
     parts.append("</section>")
@@ -212,7 +230,17 @@ def _tech_market_fit(run: dict[str, Any]) -> str:
         return ""
     from harness.analysis.tmf import markdown_section
 
-    return f'<section id="tmf"><h2>Tech-Market Fit</h2>{to_html(markdown_section(doc), heading_offset=0)}</section>'
+    drawn = ""
+    for part, caption in ((doc, "against cost per task"), (doc.get("latency"), "against time per task")):
+        if part and not doc.get("error"):
+            drawn += _chart(
+                charts.tech_market_fit(part),
+                f"Tech-Market Fit {caption}: the market's acceptable region (green) above its acceptance curve, "
+                "the agents' supply curve (blue steps), their overlap (orange, the value), and what people "
+                "deliver (grey steps, the expert's point in black).",
+            )
+    body = to_html(markdown_section(doc), heading_offset=0)
+    return f'<section id="tmf"><h2>Tech-Market Fit</h2>{body}{drawn}</section>'
 
 
 def _cost(run: dict[str, Any]) -> str:

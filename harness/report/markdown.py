@@ -25,15 +25,16 @@ def _interval(stats: dict[str, Any]) -> str:
     return f"{bounds[0]:.1f}-{bounds[1]:.1f}" if bounds else "-"
 
 
-SUITE_COLUMNS = ("suite", "items", "mean score", "95 % interval", "pass rate", "passed", "failed", "errors",
-                 "tokens in/out", "cost", "cache hits")  # fmt: skip
+SUITE_COLUMNS = ("suite", "items", "mean score", "95 % interval", "pass rate", "passed", "failed",
+                 "system failures (0)", "unscored", "tokens in/out", "cost", "cache hits")  # fmt: skip
 
 
 def suite_cells(name: str, s: dict[str, Any]) -> list[str]:
     """One suite's row (or the totals'), as plain text: summary.md and report.html show the same."""
     return [
         name, str(s["items"]), _num(s["mean_score"]), _interval(s), _pct(s["pass_rate"]), str(s["passed"]),
-        str(s["failed"]), str(s["errors"]), f"{s['input_tokens']:,}/{s['output_tokens']:,}", _cost(s),
+        str(s["failed"]), str(s.get("system_failures", 0)), str(s["errors"]),
+        f"{s['input_tokens']:,}/{s['output_tokens']:,}", _cost(s),
         f"{s['cache_hits']}/{s['calls']}",
     ]  # fmt: skip
 
@@ -42,6 +43,10 @@ def suite_table(suites: dict[str, dict[str, Any]], totals: dict[str, Any]) -> li
     lines = ["| " + " | ".join(SUITE_COLUMNS) + " |", "|---|" + "---:|" * (len(SUITE_COLUMNS) - 1)]
     for name, s in [*suites.items(), ("**all**", totals)]:
         lines.append("| " + " | ".join(suite_cells(name, s)) + " |")
+    if totals.get("errors"):
+        from harness.report.tables import incomplete_message
+
+        lines += ["", f"**{incomplete_message(totals['errors'], totals['items'])}**"]
     return lines
 
 
@@ -59,6 +64,13 @@ def render_summary(run: dict[str, Any]) -> str:
         f"- harness {meta['harness_version']}, git {(meta['git'] or {}).get('revision') or 'unknown'}, "
         f"{meta['duration_s']:.1f} s, cache mode {options['cache_mode']}",
     ]
+    for record in (meta.get("benchmarks") or {}).values():
+        lines += [f"- {line}" for line in record.get("header") or []]
+    from harness.sharding import provenance
+
+    origin = provenance(meta)
+    if origin:
+        lines.append(f"- {origin}")
     if meta.get("notice"):
         lines += ["", f"> **Note:** {meta['notice']}"]
     for warning in meta.get("warnings") or []:

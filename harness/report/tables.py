@@ -2,7 +2,12 @@
 
 Each cell is a mean over the row's scored items with a 95 % interval (Student t over items); a section's
 overall is the unweighted mean of its available column means with a bootstrap interval over items, or
-the mean over every scored item, as the table declares. Errored items are counted, never averaged in.
+the mean over every scored item, as the table declares. Whose fault decides what an item adds
+(docs/report-schema.md#how-an-item-ends-and-whose-fault-it-is): a failure of the system under test is a
+score of 0 and counts like any other score; an item the harness could not measure (a provider failure, no
+judge verdict, a replay miss) is left out, and the table says it is incomplete ("3 of 50 items unscored")
+rather than show a number that looks final. A metric a harness-side failure kept from being measured (a
+judged cell without its judge) makes that cell incomplete the same way.
 """
 
 from __future__ import annotations
@@ -71,7 +76,12 @@ def compute_table(table: Table, results: list[dict[str, Any]]) -> dict[str, Any]
                 c.key: mean_interval([v for r in scored if (v := _value(r, c)) is not None], scale_bounds(c.scale))
                 for c in section.columns
             }
-            cells.update({k: e.to_json() for k, e in estimates.items()})
+            for column in section.columns:
+                cell = estimates[column.key].to_json()
+                missing = sum(column.metric in (r.get("incomplete") or ()) for r in scored if _matches(r, column))
+                if missing:
+                    cell["incomplete"] = missing
+                cells[column.key] = cell
             if section.overall is not None:
                 overalls[section.title] = _section_overall(section, scored, estimates).to_json()
         rows.append(
@@ -79,11 +89,19 @@ def compute_table(table: Table, results: list[dict[str, Any]]) -> dict[str, Any]
                 "key": dict(zip(table.rows, key, strict=True)),
                 "items": len(members),
                 "errors": sum(r.get("outcome") == "error" for r in members),
+                "system_failures": sum(bool(r.get("error")) and r.get("score") is not None for r in members),
                 "cells": cells,
                 "overall": overalls,
             }
         )
+    unscored = sum(r["errors"] for r in rows)
+    unmeasured = sum(c.get("incomplete", 0) for r in rows for c in r["cells"].values())
+    incomplete = None
+    if unscored or unmeasured:
+        incomplete = {"unscored": unscored, "items": len(mine), "unmeasured_cells": unmeasured,
+                      "message": incomplete_message(unscored, len(mine), unmeasured)}  # fmt: skip
     return {
+        "incomplete": incomplete,
         "name": table.name,
         "title": table.title,
         "note": table.note,
@@ -108,13 +126,23 @@ def compute_tables(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [t for t in computed if t is not None]
 
 
+def incomplete_message(unscored: int, items: int, unmeasured: int = 0) -> str:
+    """What an incomplete table lacks, in one line (the same words everywhere the table is shown)."""
+    parts = []
+    if unscored:
+        parts.append(f"{unscored} of {items} items unscored")
+    if unmeasured:
+        parts.append(f"{unmeasured} judged value{'s' if unmeasured != 1 else ''} missing (marked *)")
+    return f"INCOMPLETE: {' and '.join(parts)}, the harness's failures (provider, judge, cache); rerun to complete"
+
+
 def fmt_cell(cell: dict[str, Any] | None, digits: int = 1, interval: bool = True) -> str:
     if not cell or cell.get("mean") is None:
-        return "-"
+        return "-*" if cell and cell.get("incomplete") else "-"
     text = f"{cell['mean']:.{digits}f}"
     if interval and cell.get("low") is not None:
         text += f" [{cell['low']:.{digits}f}, {cell['high']:.{digits}f}]"
-    return text
+    return text + ("*" if cell.get("incomplete") else "")
 
 
 def table_header(table: dict[str, Any]) -> list[str]:
@@ -123,7 +151,7 @@ def table_header(table: dict[str, Any]) -> list[str]:
         labels += [c["label"] for c in section["columns"]]
         if section["overall"]:
             labels.append(section["overall_label"])
-    return [*labels, "items", "errors"]
+    return [*labels, "items", "sysfail", "unscored"]
 
 
 def table_row(table: dict[str, Any], row: dict[str, Any], interval: bool) -> list[str]:
@@ -132,7 +160,7 @@ def table_row(table: dict[str, Any], row: dict[str, Any], interval: bool) -> lis
         out += [fmt_cell(row["cells"].get(c["key"]), interval=interval) for c in section["columns"]]
         if section["overall"]:
             out.append(fmt_cell(row["overall"].get(section["title"]), interval=interval))
-    return [*out, str(row["items"]), str(row["errors"])]
+    return [*out, str(row["items"]), str(row.get("system_failures", 0)), str(row["errors"])]
 
 
 def table_caption(table: dict[str, Any]) -> str:
@@ -149,6 +177,8 @@ def markdown_table(table: dict[str, Any]) -> list[str]:
         lines += ["", f"_{table['note']}_"]
     lines += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(table_row(table, row, True)) + " |" for row in table["rows"]]
+    if table.get("incomplete"):
+        lines += ["", f"**{table['incomplete']['message']}**"]
     return lines
 
 
@@ -165,4 +195,6 @@ def terminal_table(table: dict[str, Any]) -> list[str]:
                 for i, (cell, w) in enumerate(zip(row, widths, strict=True))
             )
         )
+    if table.get("incomplete"):
+        lines.append(table["incomplete"]["message"])
     return lines

@@ -14,8 +14,13 @@ def write_summary(reporter: Any, state: Any, settings: Settings) -> None:
     suites = by_suite(results)
     totals = summarize(results)
     reporter.write_sep("=", "harness scores")
+    from harness.benchmarks import run_records
+
+    for record in run_records(results, settings.public()).values():
+        for line in record.get("header") or []:
+            reporter.write_line(line)
     header = (
-        f"{'suite':<24} {'items':>5} {'mean':>6} {'pass':>7} {'err':>4} {'tokens in/out':>17} "
+        f"{'suite':<24} {'items':>5} {'mean':>6} {'pass':>7} {'sysfail':>7} {'unscored':>8} {'tokens in/out':>17} "
         f"{'cost $':>10} {'cached':>9}"
     )
     reporter.write_line(header)
@@ -25,9 +30,18 @@ def write_summary(reporter: Any, state: Any, settings: Settings) -> None:
         tokens = f"{s['input_tokens']}/{s['output_tokens']}"
         cost = f"{s['cost_usd']:.4f}" + ("" if s["cost_known"] else "+?")
         reporter.write_line(
-            f"{name[:24]:<24} {s['items']:>5} {mean:>6} {rate:>7} {s['errors']:>4} {tokens:>17} "
-            f"{cost:>10} {s['cache_hits']:>4}/{s['calls']:<4}"
+            f"{name[:24]:<24} {s['items']:>5} {mean:>6} {rate:>7} {s['system_failures']:>7} {s['errors']:>8} "
+            f"{tokens:>17} {cost:>10} {s['cache_hits']:>4}/{s['calls']:<4}"
         )
+    if totals["system_failures"]:
+        reporter.write_line(
+            f"{totals['system_failures']} item(s) failed in the system under test (crash, timeout, no readable or "
+            "empty answer): each scored 0, and its reason is above."
+        )
+    if totals["errors"]:
+        from harness.report.tables import incomplete_message
+
+        reporter.write_line(incomplete_message(totals["errors"], totals["items"]), red=True)
     from harness.report.tables import compute_tables, terminal_table
 
     if state.tables is None:
@@ -51,6 +65,8 @@ def _write_comparison(reporter: Any, comparison: dict[str, Any]) -> None:
         reporter.write_line(f"BASELINE: {comparison['error']}", red=True)
         return
     reporter.write_line(f"compared with {comparison['baseline']}:")
+    for note in comparison.get("notes") or []:
+        reporter.write_line(f"  note: {note}", yellow=True)
     for c in comparison["comparisons"]:
         if c["metric"] != "score":
             continue

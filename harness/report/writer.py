@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import harness
+from harness.benchmarks import run_records
 from harness.report.aggregate import by_suite, summarize
 from harness.report.agreement import judge_agreement
 from harness.report.markdown import render_summary
@@ -21,6 +22,7 @@ from harness.report.tables import compute_tables
 from harness.result import RESULT_SCHEMA_VERSION
 from harness.secrets import redact
 from harness.settings import Settings
+from harness.sharding import run_fields
 
 LOCAL_NOTICE = (
     "These scores come from a tiny offline model (SmolLM2-135M) and local embeddings. They show that the "
@@ -49,8 +51,10 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
     results = sorted(state.results, key=lambda r: r["nodeid"])
     if state.tables is None:
         state.tables = compute_tables(results)
+    # The notice is about scores: the embedded chat model answering or judging. Local embeddings alone
+    # (MiniLM, a real embedding model) do not make scores meaningless.
     local = settings.uses_local_models or any(
-        call["model"].startswith("local/") for r in results for call in r["calls"]
+        call["model"].startswith("local/") and call["namespace"] != "embed" for r in results for call in r["calls"]
     )
     return {
         "schema_version": RESULT_SCHEMA_VERSION,
@@ -60,21 +64,31 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
             "started_at": _iso(state.started_at),
             "finished_at": _iso(state.finished_at),
             "duration_s": round((state.finished_at or state.started_at) - state.started_at, 3),
-            "git": git_revision(Path(str(config.rootpath))),
+            "git": git_revision(settings.rootdir),
             "python": platform.python_version(),
             "platform": platform.platform(),
             "argv": list(config.invocation_params.args),
             "options": settings.public(),
+            "benchmarks": run_records(results, settings.public()),
             "exit_status": int(exit_status),
             "local_models": local,
             "notice": LOCAL_NOTICE if local else None,
             "warnings": [*settings.warnings, *state.warnings],
+            **run_fields(config),  # inputs (what the run read), shard (with --shard)
         },
+        **run_sections(results, state.tables),
+        "results": results,
+    }
+
+
+def run_sections(results: list[dict[str, Any]], tables: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What a run's results add up to: totals, suites, the benchmarks' tables and the judges' agreement
+    (for a pytest run, and for shards joined by `harness merge`)."""
+    return {
         "totals": summarize(results),
         "suites": by_suite(results),
-        "tables": state.tables if state.tables is not None else compute_tables(results),
+        "tables": tables if tables is not None else compute_tables(results),
         "judge_agreement": judge_agreement(results),
-        "results": results,
     }
 
 
@@ -97,12 +111,13 @@ def _tech_market_fit(run: dict[str, Any], settings: Settings) -> dict[str, Any]:
     base = {"suites": suites, "hourly_rate": settings.hourly_rate}
     try:
         rows = index.select(history.read_history(settings.report_dir), suites=suites)
-        points, unpriced = tmf.points_from_history(rows)
-        human = tmf.human_cost_per_task(rows, settings.hourly_rate or 0.0)
-        result = tmf.assess(points, human, settings.min_score, settings.expert_score)
+        doc = tmf.assess_history(
+            rows, hourly_rate=settings.hourly_rate or 0.0, min_score=settings.min_score,
+            expert_score=settings.expert_score, shape=settings.acceptance_shape,
+        )  # fmt: skip
     except Exception as exc:  # the run's own files come first
         return {**base, "error": f"{type(exc).__name__}: {exc}"}
-    return {**base, "unpriced": unpriced, **result.to_json()}
+    return {**base, **doc}
 
 
 def _comparison(run: dict[str, Any], settings: Settings) -> dict[str, Any]:
@@ -132,31 +147,14 @@ def _write_html(run: dict[str, Any], directory: Path) -> Path | None:
 
 
 def write_run(config: pytest.Config, state: Any, settings: Settings, exit_status: int) -> dict[str, Any]:
-    """Write the run's files and return the run document (with "report_dir" added)."""
+    """Write the run's files and return the run document (with "report_dir" added). A shard's run adds
+    nothing to the history: the merged run does, once (see harness.report.merge)."""
+    from harness.sharding import is_shard
+
     run = redact(build_run(config, state, settings, exit_status))
-    directory = settings.report_dir / state.run_id
-    directory.mkdir(parents=True, exist_ok=True)
-    _write_history(run, settings)  # first: Tech-Market Fit reads the history, this run included
-    if settings.hourly_rate is not None:
-        run["tech_market_fit"] = _tech_market_fit(run, settings)
+    directory, html = save_run(run, settings, history=not is_shard(config))
     if settings.baseline is not None:
-        run["comparison"] = _comparison(run, settings)
         state.comparison = run["comparison"]
-    html = _write_html(run, directory) if settings.html else None
-    # Compact on purpose: json's C encoder is only used without indent (about 10x faster on large runs).
-    # `harness report --json` or jq pretty-print it.
-    document = json.dumps(run, ensure_ascii=False)
-    (directory / "results.json").write_text(document, encoding="utf-8")
-    markdown = render_summary(run)
-    (directory / "summary.md").write_text(markdown, encoding="utf-8")
-    (settings.report_dir / "LATEST").write_text(state.run_id + "\n", encoding="utf-8")
-    if settings.save_baseline is not None:
-        settings.save_baseline.parent.mkdir(parents=True, exist_ok=True)
-        settings.save_baseline.write_text(document, encoding="utf-8")
-    step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if step_summary:
-        with open(step_summary, "a", encoding="utf-8") as handle:
-            handle.write(markdown + "\n")
     reporter = config.pluginmanager.getplugin("terminalreporter")
     if reporter is not None:
         writer = getattr(reporter, "_tw", None)  # xdist's progress leaves "[100%]" without a newline
@@ -166,3 +164,35 @@ def write_run(config: pytest.Config, state: Any, settings: Settings, exit_status
     else:
         print(f"harness report: {directory}", file=sys.stderr)
     return {**run, "report_dir": str(directory)}
+
+
+def save_run(run: dict[str, Any], settings: Settings, *, history: bool = True) -> tuple[Path, Path | None]:
+    """Write a finished run document (already redacted): a pytest run, or shards joined by `harness merge`.
+    Its history file (unless `history` is false), Tech-Market Fit and the comparison with --baseline when
+    asked (added to `run`), report.html, results.json, summary.md, LATEST, the saved baseline and the CI
+    step summary. Returns the run's folder and report.html's path (None without one)."""
+    run_id = run["run"]["run_id"]
+    directory = settings.report_dir / run_id
+    directory.mkdir(parents=True, exist_ok=True)
+    if history:
+        _write_history(run, settings)  # first: Tech-Market Fit reads the history, this run included
+    if settings.hourly_rate is not None:
+        run["tech_market_fit"] = _tech_market_fit(run, settings)
+    if settings.baseline is not None:
+        run["comparison"] = _comparison(run, settings)
+    html = _write_html(run, directory) if settings.html else None
+    # Compact on purpose: json's C encoder is only used without indent (about 10x faster on large runs).
+    # `harness report --json` or jq pretty-print it.
+    document = json.dumps(run, ensure_ascii=False)
+    (directory / "results.json").write_text(document, encoding="utf-8")
+    markdown = render_summary(run)
+    (directory / "summary.md").write_text(markdown, encoding="utf-8")
+    (settings.report_dir / "LATEST").write_text(run_id + "\n", encoding="utf-8")
+    if settings.save_baseline is not None:
+        settings.save_baseline.parent.mkdir(parents=True, exist_ok=True)
+        settings.save_baseline.write_text(document, encoding="utf-8")
+    step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if step_summary:
+        with open(step_summary, "a", encoding="utf-8") as handle:
+            handle.write(markdown + "\n")
+    return directory, html

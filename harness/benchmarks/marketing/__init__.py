@@ -3,9 +3,10 @@
 The agent gets the brief (prompts/marketing/influencer_search.j2) and the pool's search and open tools, and
 replies with a JSON list of creators, best first. The evaluation follows the paper's two stages, per judge:
 
-1. A rubric for the brief, from the client's actual picks: a summary of each pick and why it was likely
-   chosen, an ideal-creator persona from those summaries, and the brief decomposed into necessary and
-   flexible conditions weighted 1-10. It depends only on the brief and the judge, so it is made once
+1. A rubric for the brief, from the client's decisions: a summary of each pick and why it was likely
+   chosen, and of each near miss and why it was passed over; an ideal-creator persona from the overlap and
+   the differences between the two; and the brief decomposed into necessary and flexible conditions
+   weighted 1-10. It depends only on the brief and the judge, so it is made once
    (`ctx.generate_once`): every later run, of any system, reads it from the cache.
 2. A verdict per recommended creator (the first k): the judge reads the brief, the conditions, the persona
    and the creator's profile from the pool, and returns validated JSON (analysis, specific points 1-5,
@@ -31,10 +32,16 @@ from harness.benchmarks import Benchmark, CollectionChecks, Column, Section, Tab
 from harness.benchmarks.marketing.links import CreatorIndex, profile_key
 from harness.benchmarks.marketing.recommendations import CANDIDATE, ReplyError, Slot, fill_slots, read_reply
 from harness.benchmarks.marketing.tasks import InfluencerSearchInputs, InfluencerSearchScoring, InfluencerSearchTruth
+from harness.errors import SystemFailure
+from harness.judge import REFERENCE_JUDGE
 from harness.scores import Scores
+from harness.solvers import LoopLimits
 from harness.world import normalize_url, read_pages, world_digest, world_problem, world_tools
 
 KIND = "influencer_search"
+# The tool loop's caps when a brief sets none: room to search, open and compare creators one tool call per
+# turn for k up to a dozen (a one-call-per-turn agent needs at least 14 turns for k = 10).
+DEFAULT_LIMITS = LoopLimits(max_steps=60, token_budget=800_000)
 INDUSTRIES = ("App", "Game", "E-commerce")
 RUBRIC_SETTINGS = {"temperature": 0, "max_tokens": 700}
 VERDICT_SETTINGS = {"temperature": 0, "max_tokens": 900}
@@ -95,28 +102,36 @@ def _profile_text(page: Any) -> str:
 
 
 async def _rubric(task: Any, ctx: Any, judge: str, world: Any) -> dict[str, Any]:
-    """The brief's rubric from one judge: made once per brief and judge, then read from the cache."""
-    inputs, picks = task.inputs, task.ground_truth.selected
-    pages = [world.get(link) for link in picks]
-    with ctx.stage("rubric"):
-        summaries = await asyncio.gather(
-            *(
-                ctx.generate_once(
-                    "marketing/rubric_summary.j2",
-                    {"task": inputs, "profile": _profile_text(page)},
-                    Summary,
-                    model=judge,
-                    settings=RUBRIC_SETTINGS,
-                    text_parser=_text_as("summary", 4000),
-                    name=f"rubric summary {page.url}",
-                )
-                for page in pages
-            )
+    """The brief's rubric from one judge: made once per brief and judge, then read from the cache. As in the
+    paper, the ideal creator comes from the overlap and the differences between the creators the client
+    chose and those it considered and passed over: a summary of every pick and of every near miss (with the
+    reason it was passed over), then the persona from both."""
+    inputs, truth = task.inputs, task.ground_truth
+    pages = [world.get(link) for link in truth.selected]
+    passed_over = [(world.get(miss.url), miss.why) for miss in truth.near_misses if world.get(miss.url)]
+
+    def summary(page: Any, why: str | None) -> Any:
+        return ctx.generate_once(
+            "marketing/rubric_summary.j2",
+            {"task": inputs, "profile": _profile_text(page), "passed_over": why},
+            Summary,
+            model=judge,
+            settings=RUBRIC_SETTINGS,
+            text_parser=_text_as("summary", 4000),
+            name=f"rubric summary {page.url}",
         )
+
+    with ctx.stage("rubric"):
+        summaries = await asyncio.gather(*(summary(page, None) for page in pages))
+        contrasts = await asyncio.gather(*(summary(page, why) for page, why in passed_over))
         persona, conditions = await asyncio.gather(
             ctx.generate_once(
                 "marketing/rubric_persona.j2",
-                {"task": inputs, "summaries": [s.value["summary"] for s in summaries]},
+                {
+                    "task": inputs,
+                    "summaries": [s.value["summary"] for s in summaries],
+                    "passed_over": [s.value["summary"] for s in contrasts],
+                },
                 Persona,
                 model=judge,
                 settings=RUBRIC_SETTINGS,
@@ -135,7 +150,28 @@ async def _rubric(task: Any, ctx: Any, judge: str, world: Any) -> dict[str, Any]
     return {"persona": persona.value["persona"], "conditions": conditions.value}
 
 
+def reference_verdict(task: Any, url: str, world: Any) -> dict[str, Any]:
+    """The reference judge (`harness/reference`): the client's own decision, read from the ground truth,
+    with no model: a pick is selected (overall 5), a near miss is not (2), any other creator is not (1).
+    A floor-and-ceiling check (docs/xbench.md), not the paper's judge, which can select a creator the
+    client did not pick."""
+    truth = task.ground_truth
+    key = normalize_url(url)
+    pick = any(normalize_url(world.get(link).url) == key for link in truth.selected)
+    near = next((m.why for m in truth.near_misses if normalize_url(m.url) == key), None)
+    overall = 5 if pick else 2 if near else 1
+    reason = "a client pick" if pick else f"passed over: {near}" if near else "not considered by the client"
+    return {
+        "analysis": f"reference: {reason}",
+        "points": [{"point": "the client's decision", "score": overall}],
+        "overall": overall,
+        "selected": "Yes" if pick else "No",
+    }
+
+
 async def _verdicts(task: Any, ctx: Any, judge: str, world: Any, slots: list[Slot]) -> list[dict[str, Any]]:
+    if judge == REFERENCE_JUDGE:
+        return [CandidateVerdict.model_validate(reference_verdict(task, s.url, world)).model_dump() for s in slots]
     rubric = await _rubric(task, ctx, judge, world)
     template = task.scoring.judge_template or "marketing/judge_candidate.j2"
     with ctx.stage("judge"):
@@ -169,20 +205,15 @@ async def run_influencer_search(task: Any, ctx: Any) -> Scores:
     prompt = ctx.services.prompts.render("marketing/influencer_search.j2", {"task": inputs, "tools": True})
     system = next((m["content"] for m in prompt.messages if m["role"] == "system"), None)
     answer = await ctx.solve(
-        prompt.messages[-1]["content"], system=system, tools=tools, limits=inputs.limits.loop_limits()
+        prompt.messages[-1]["content"], system=system, tools=tools, limits=inputs.limits.loop_limits(DEFAULT_LIMITS)
     )
     effort = {"tool_calls": float(len(answer.tool_calls)), "steps": float(answer.steps)}
     base_details = {"stopped": answer.stopped, "trajectory": answer.tool_calls}
     try:
         recommendations = read_reply(answer.text)
     except ReplyError as exc:
-        # The agent's failure, scored as such: nothing it said can be looked up.
-        return Scores(
-            score=0.0,
-            answer=answer.text,
-            metrics={"reselection": 0.0, "overall": None, "recall": 0.0, "judged": 0.0, **effort},
-            details={**base_details, "reply_error": str(exc), "note": f"no recommendations read: {exc}"},
-        )
+        # The system's failure: nothing it said can be looked up (score 0, the reason kept).
+        raise SystemFailure(f"no list of creators could be read from the answer: {exc}", answer=answer.text) from None
     slots, beyond = fill_slots(recommendations, inputs.k, index, inputs.platforms)
     candidates = [s for s in slots if s.status == CANDIDATE]
     judges = ctx.services.judge_models
@@ -275,7 +306,8 @@ def estimate(task: Any, settings: Any) -> dict[str, Any]:
 
     inputs = task.inputs
     brief = tokens(inputs.brief.model_dump_json()) + 300
-    picks, k, judges = len(task.ground_truth.selected), inputs.k, len(settings.judge_models)
+    picks = len(task.ground_truth.selected) + len(task.ground_truth.near_misses)  # each summarised once
+    k, judges = inputs.k, len([m for m in settings.judge_models if m != REFERENCE_JUDGE])
     sut = Need(5, sum(brief + 1500 * step for step in range(5)), 600)
     rubric_in = picks * (brief + 1500) + (brief + 350 * picks) + brief
     judge = Need(
@@ -296,7 +328,8 @@ def _pool(folder: str, digest: str) -> dict[str, Any]:
 
 def check(task: Any, task_path: Path, checks: CollectionChecks) -> list[str]:
     """Before anything is paid for: the templates exist, the pool loads, every client pick and near miss
-    is a creator of the pool, on an allowed platform, and no pick is listed twice."""
+    is a creator of the pool, on an allowed platform, no pick is listed twice, and k agrees with the
+    brief's own quantity (an agent told to recommend fewer creators than the brief asks for cannot meet it)."""
     problems = []
     for template in (
         "marketing/influencer_search.j2",
@@ -308,6 +341,12 @@ def check(task: Any, task_path: Path, checks: CollectionChecks) -> list[str]:
         if problem := checks.template_problem(template):
             problems.append(problem)
     inputs = task.inputs
+    quantity = task.ground_truth.checks.quantity if task.ground_truth.checks else None
+    if quantity is not None and not quantity[0] <= inputs.k <= quantity[1]:
+        problems.append(
+            f"field 'inputs.k': {inputs.k} creators, but the brief's quantity is {quantity[0]} to {quantity[1]} "
+            "(ground_truth.checks.quantity)"
+        )
     if inputs.environment == "open-web":
         return [*problems, "field 'inputs.environment': influencer search needs a creator pool (an offline world)"]
     folder = checks.fixtures_dir / "worlds" / inputs.environment

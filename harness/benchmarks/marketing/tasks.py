@@ -8,8 +8,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field
 
-from harness.task import STRICT
 from harness.task_fields import ENVIRONMENT, Limits
+from harness.task_model import STRICT
 
 # "2026-10" and "October 2026" stay text; a bare YAML date (2026-10-15) is read as its ISO text.
 DateText = Annotated[str, BeforeValidator(lambda v: v.isoformat() if isinstance(v, dt.date) else v)]

@@ -1,76 +1,117 @@
-"""Company mapping's answer layout, read in code: the "Search Results" section, one line per object kind,
-truncated to the quantities asked for BEFORE the judge sees it (the agent is told it must not
-over-deliver: surplus names are cut in its own order, and the report shows what was cut).
+"""Company mapping's answer, read as the paper's judge reads it: the names recommended for each kind asked
+for, whatever the answer's layout, then each list cut to the quantity asked before the judge scores it.
 
-    ## Search Results
-    Companies: Corvid Robotics, Lumen Logistics, ...
-    Teams: Corvid Robotics Perception Team, ...
-
-Lines may be bulleted, numbered or bold, may say "Search Object 1 (companies): ...", and may separate names
-with commas, semicolons or the CJK comma. A line whose label names no requested kind is matched by its
-position ("Search Object 2" is the second kind asked for).
+People write these answers as comma lists, bullets, numbered lists, Markdown tables, sub-headings per kind,
+"A / B" and "A and B", names with remarks ("LG Energy Solution (Ochang, Korea)"), with or without the
+"Search Results" section the prompt asks for. So reading is a judged step, as in the paper: the panel's first
+judge lists the names per kind (prompts/recruitment/extract_company_mapping.j2, validated JSON, stage
+`extract`); the reference judge reads them with a parser instead (harness.benchmarks.recruitment.reference).
+Code then keeps only names the answer itself contains (an extractor cannot credit the agent with a name it
+did not write), drops repeats, and cuts each kind to its quantity in the answer's order: the agent is told
+that surplus names are cut, so over-delivery displaces its own better names and is never judged whole.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Annotated, Any
 
-# the heading is a line of its own ("## Search Results", "**Search Results:**"), not the words in a sentence
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s*)?[*_]*\s*search\s+results\s*[*_]*\s*[:：]?\s*[*_]*\s*$", re.IGNORECASE)
-_LINE = re.compile(r"^\s*(?:[-*+•]|\d+[.)])?\s*(?P<label>[^:：]{1,80}?)\s*[:：]\s*(?P<items>.+?)\s*$")
-_SPLIT = re.compile(r"\s*[,;，、；]\s*")
-_OBJECT_NUMBER = re.compile(r"search\s+object\s+(\d+)", re.IGNORECASE)
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
+from harness.benchmarks.recruitment.reference import normalized, parse_lists
 
-def _stem(word: str) -> str:
-    word = word.lower().strip()
-    for suffix in ("ies", "es", "s"):
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-    return word
+Name = Annotated[str, StringConstraints(max_length=200)]
+MAX_NAMES = 300
+EXTRACT_SETTINGS = {"temperature": 0, "max_tokens": 1500}
+EXTRACT_TEMPLATE = "recruitment/extract_company_mapping.j2"
 
 
-def _clean(label: str) -> str:
-    return re.sub(r"[*_`#]", "", label).strip()
+def extraction_model(kinds: list[str]) -> type[BaseModel]:
+    """The validated shape of an extraction: one list of names per kind asked for (nothing else)."""
+    fields: dict[str, Any] = {}
+    for kind in kinds:
+        attribute = re.sub(r"\W+", "_", kind.strip().lower()).strip("_") or "kind"
+        fields[attribute] = (list[Name], Field(default_factory=list, alias=kind, max_length=MAX_NAMES))
+    return create_model(  # type: ignore[call-overload, no-any-return]
+        "MappingLists", __config__=ConfigDict(extra="forbid", populate_by_name=True), **fields
+    )
 
 
 @dataclass
-class Extracted:
-    """The lists found in an answer, and whether its layout was followed."""
+class Reading:
+    """The answer's lists as judged: kept (cut to the quantities), cut (beyond them), and the extractor's
+    names the answer does not contain (dropped, never credited)."""
 
-    lists: dict[str, list[str]] = field(default_factory=dict)
-    found_section: bool = False
+    kept: dict[str, list[str]]
+    cut: dict[str, list[str]] = field(default_factory=dict)
+    dropped: dict[str, list[str]] = field(default_factory=dict)
+    by: str = ""
+
+    def lines(self, quantities: dict[str, int]) -> str:
+        return "\n".join(
+            f"{kind} (asked for {quantities[kind]}): {', '.join(names) or '(none)'}"
+            for kind, names in self.kept.items()
+        )
+
+    def details(self, quantities: dict[str, int]) -> dict[str, Any]:
+        out: dict[str, Any] = {"read_by": self.by, "judged_lists": self.kept, "cut": self.cut, "dropped": self.dropped}
+        notes = []
+        if self.cut:
+            notes.append("cut before judging: " + "; ".join(
+                f"{kind} beyond {quantities[kind]}: {', '.join(names)}" for kind, names in self.cut.items()
+            ))  # fmt: skip
+        if self.dropped:
+            notes.append("not in the answer, not credited: " + "; ".join(
+                f"{kind}: {', '.join(names)}" for kind, names in self.dropped.items()
+            ))  # fmt: skip
+        if notes:
+            out["note"] = " | ".join(notes)
+        return out
 
 
-def extract_results(answer: str, kinds: list[str]) -> Extracted:
-    lines = answer.splitlines()
-    starts = [i for i, line in enumerate(lines) if _HEADING.search(line)]
-    if not starts:
-        return Extracted()
-    extracted = Extracted(found_section=True)
-    stems = {kind: {_stem(w) for w in re.findall(r"\w+", kind)} for kind in kinds}
-    for line in lines[starts[-1] + 1 :]:
-        match = _LINE.match(_clean(line))
-        if match is None:
-            continue
-        label = match.group("label")
-        label_stems = {_stem(w) for w in re.findall(r"\w+", label)}
-        kind = next((k for k in kinds if stems[k] and stems[k] <= label_stems), None)
-        number = _OBJECT_NUMBER.search(label)
-        if kind is None and number is not None and 1 <= int(number.group(1)) <= len(kinds):
-            kind = kinds[int(number.group(1)) - 1]
-        if kind is None or kind in extracted.lists:
-            continue
-        names = [re.sub(r"^\W+|[\s.]+$", "", n).strip() for n in _SPLIT.split(match.group("items"))]
-        extracted.lists[kind] = [n for n in names if n]
-    return extracted
+def settle(answer: str, lists: dict[str, list[str]], quantities: dict[str, int], by: str) -> Reading:
+    """From raw per-kind lists to what the judge sees: names in the answer only, once each, cut to the
+    quantity asked, in the answer's order. Pure."""
+    text = normalized(answer)
+    reading = Reading(kept={}, by=by)
+    for kind, quantity in quantities.items():
+        seen: set[str] = set()
+        kept: list[str] = []
+        for raw in lists.get(kind, []):
+            name = raw.strip()
+            key = normalized(name)
+            if not key or key in seen:
+                continue
+            seen.add(key)
+            if key not in text:
+                reading.dropped.setdefault(kind, []).append(name)
+                continue
+            kept.append(name)
+        reading.kept[kind] = kept[:quantity]
+        if len(kept) > quantity:
+            reading.cut[kind] = kept[quantity:]
+    return reading
 
 
-def truncate(
-    lists: dict[str, list[str]], quantities: dict[str, int]
-) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """(what the judge sees, what was cut): each kind's list cut to its quantity, in the agent's order."""
-    kept = {kind: lists.get(kind, [])[:quantity] for kind, quantity in quantities.items()}
-    cut = {kind: lists[kind][quantity:] for kind, quantity in quantities.items() if len(lists.get(kind, [])) > quantity}
-    return kept, cut
+async def read_answer(ctx: Any, task: Any, answer: str, reference: bool) -> Reading:
+    """The answer's lists, read by the panel's first judge (or the reference parser), then settled."""
+    quantities = {o.kind: o.quantity for o in task.inputs.objects}
+    kinds = list(quantities)
+    if reference:
+        known = tuple(name for names in task.ground_truth.expected.values() for name in names)
+        return settle(answer, parse_lists(answer, kinds, known), quantities, by="reference parser")
+    from harness.judge import Untrusted
+
+    model = extraction_model(kinds)
+    with ctx.stage("extract"):
+        verdict = await ctx.judge_first(
+            EXTRACT_TEMPLATE,
+            {"task": task.inputs, "answer": Untrusted(answer)},
+            model,
+            settings=EXTRACT_SETTINGS,
+            name="extract lists",
+        )
+    parsed = model.model_validate(verdict.value)
+    lists = {kind: list(getattr(parsed, name)) for kind, name in zip(kinds, model.model_fields, strict=True)}
+    return settle(answer, lists, quantities, by=verdict.model)

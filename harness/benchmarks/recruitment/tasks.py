@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from harness.task import STRICT
 from harness.task_fields import ENVIRONMENT, Limits
+from harness.task_model import STRICT
 
 
 class Evidence(BaseModel):
