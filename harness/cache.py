@@ -1,4 +1,5 @@
-"""Content-addressed call cache on diskcache, with JSON values only (never pickle).
+"""Content-addressed call cache, with JSON values only (never pickle): diskcache on the local disk, and
+with --cache-url a Redis shared by machines behind it (the stores: harness.cache_store, harness.redis_store).
 
 The key is a pure function of everything that changes an answer (`key_parts`), so it can be shown and
 compared part by part (`harness cache explain`). Each namespace (system under test, judges, embeddings)
@@ -8,12 +9,9 @@ lock timeout is safe for many xdist workers on one directory (see docs/providers
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import json
-import os
-import threading
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -21,8 +19,11 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from harness.cache_store import NAMESPACES, DiskStore, LayeredStore, Store, check_namespace
+
+__all__ = ["NAMESPACES", "CacheMode", "CallCache", "cache_key", "key_parts", "part_hashes", "short_hashes"]
+
 KEY_SCHEMA_VERSION = 1
-NAMESPACES = ("sut", "judge", "embed")
 
 
 class CacheMode(str, Enum):
@@ -111,44 +112,27 @@ def _digest(value: Any) -> str:
 
 
 class CallCache:
-    """The on-disk store. Values are JSON objects; a failed or invalid reply is never stored."""
+    """The call cache: modes, time stamps and writes handed to a writer thread, over a store (the local
+    disk, or the local disk in front of a shared Redis: harness.cache_store). Values are JSON objects; a
+    failed or invalid reply is never stored."""
 
-    def __init__(self, directory: Path, mode: CacheMode = CacheMode.USE, *, shared: bool = False) -> None:
+    def __init__(
+        self, directory: Path, mode: CacheMode = CacheMode.USE, *, shared: bool = False, remote: Store | None = None
+    ) -> None:
         self.directory = Path(directory)
         self.mode = mode
-        # Other processes use this directory at the same time (xdist workers): identical calls are then
-        # claimed across processes (`claim`); a lone process needs no lock files.
-        self.shared = shared
-        self._stores: dict[str, Any] = {}
-        self._stores_lock = threading.Lock()
-        self._claims_dir: Path | None = None
+        self.local = DiskStore(self.directory)
+        # `remote`: a store other machines read too (--cache-url); the local directory stays in front of it.
+        self.remote = remote
+        self.store: Store = self.local if remote is None else LayeredStore(self.local, remote)
+        # Other processes use this cache at the same time (xdist workers, or other machines through the
+        # remote store): identical calls are then claimed across processes (`claim`), and writes are made
+        # before the claim is released. A lone process needs neither.
+        self.shared = shared or remote is not None
         # Writes handed to a writer thread (`store_later`): readable here at once, on disk moments later.
         self._pending: dict[tuple[str, str], dict[str, Any]] = {}
         self._writer: ThreadPoolExecutor | None = None
         self.write_errors: list[str] = []
-
-    def _store(self, namespace: str) -> Any:
-        if namespace not in NAMESPACES:
-            raise ValueError(f"unknown cache namespace {namespace!r}; expected one of {NAMESPACES}")
-        store = self._stores.get(namespace)
-        if store is not None:
-            return store
-        with self._stores_lock:
-            store = self._stores.get(namespace)
-            if store is not None:
-                return store
-            import diskcache
-
-            store = diskcache.Cache(
-                str(self.directory / namespace),
-                timeout=60,
-                disk=diskcache.JSONDisk,
-                disk_compress_level=1,
-                size_limit=2**34,
-                eviction_policy="least-recently-stored",
-            )
-            self._stores[namespace] = store
-        return store
 
     def get(self, namespace: str, key: str) -> dict[str, Any] | None:
         if not self.mode.reads:
@@ -156,40 +140,34 @@ class CallCache:
         pending = self._pending.get((namespace, key))
         if pending is not None:
             return pending
-        value = self._store(namespace).get(key)
-        return value if isinstance(value, dict) else None
+        return self.store.get(namespace, key)
 
     def peek(self, namespace: str, key: str) -> dict[str, Any] | None:
         """Read regardless of mode (for `harness cache explain`)."""
-        value = self._store(namespace).get(key)
-        return value if isinstance(value, dict) else None
+        return self.store.get(namespace, key)
 
     def get_many(self, namespace: str, keys: list[str]) -> list[dict[str, Any] | None]:
         """Several reads in one transaction (one lock, one pass), in the order of `keys`."""
         if not self.mode.reads or not keys:
             return [None] * len(keys)
-        store = self._store(namespace)
-        with store.transact():
-            values = [store.get(key) for key in keys]
-        return [v if isinstance(v, dict) else None for v in values]
+        return self.store.get_many(namespace, keys)
 
     def set(self, namespace: str, key: str, value: dict[str, Any]) -> None:
         if not self.mode.writes:
             return
-        entry = {**value, "stored_at": time.time()}
-        if not self._store(namespace).set(key, entry):
-            raise OSError(f"the cache refused to store an entry in {self.directory / namespace}")
+        self.store.set(namespace, key, {**value, "stored_at": time.time()})
 
     def store_later(self, namespace: str, key: str, value: dict[str, Any]) -> None:
         """Store without making the caller wait: the entry is readable through `get` at once and written by
         a writer thread moments later (the event loop goes on serving replies meanwhile). A failed write is
-        kept in `write_errors` and reported with the run. When other processes share the directory, the
-        write is synchronous: they look on disk as soon as the call's claim is released."""
+        kept in `write_errors` and reported with the run. When other processes share the cache, the
+        write is synchronous: they look for it as soon as the call's claim is released."""
         if not self.mode.writes:
             return
         if self.shared:
             self.set(namespace, key, value)
             return
+        check_namespace(namespace)
         entry = {**value, "stored_at": time.time()}
         self._pending[(namespace, key)] = entry
         if self._writer is None:
@@ -198,8 +176,7 @@ class CallCache:
 
     def _write_pending(self, namespace: str, key: str, entry: dict[str, Any]) -> None:
         try:
-            if not self._store(namespace).set(key, entry):
-                raise OSError(f"the cache refused to store an entry in {self.directory / namespace}")
+            self.store.set(namespace, key, entry)
         except Exception as exc:
             self.write_errors.append(f"{type(exc).__name__}: {exc}")
         finally:
@@ -215,80 +192,34 @@ class CallCache:
         """Several writes in one transaction."""
         if not self.mode.writes or not entries:
             return
-        store = self._store(namespace)
         now = time.time()
-        with store.transact():
-            for key, value in entries.items():
-                if not store.set(key, {**value, "stored_at": now}):
-                    raise OSError(f"the cache refused to store an entry in {self.directory / namespace}")
+        self.store.set_many(namespace, {key: {**value, "stored_at": now} for key, value in entries.items()})
 
     @contextlib.asynccontextmanager
     async def claim(self, key: str, poll_s: float = 0.02) -> AsyncIterator[None]:
-        """Hold the right to make call `key` across processes (xdist workers on one cache directory).
+        """Hold the right to make call `key` across processes (xdist workers on one cache directory, or
+        machines on one shared store).
 
         While one process makes a call, another that wants the identical call waits here, then finds the
-        reply in the cache: the call is paid once. A lock file per key, locked with flock (released by the
-        kernel if the holder dies) and removed by its holder; a waiter that locked a removed file retries.
-        Only in `use` mode (other modes neither share nor reuse answers) and only when the cache is shared
-        with other processes (a lone process shares calls in flight in memory, at no cost).
+        reply in the cache: the call is paid once. The store arbitrates (lock files on the local disk, keys
+        with a time to live in Redis). Only in `use` mode (other modes neither share nor reuse answers) and
+        only when the cache is shared with other processes (a lone process shares calls in flight in
+        memory, at no cost).
         """
         if self.mode is not CacheMode.USE or not self.shared:
             yield
             return
-        import fcntl
-
-        if self._claims_dir is None:
-            self._claims_dir = self.directory / "claims"
-            self._claims_dir.mkdir(parents=True, exist_ok=True)
-        path = self._claims_dir / key
-        delay = poll_s
-        while True:
-            fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                await asyncio.sleep(delay)
-                delay = min(delay * 1.5, 0.25)
-                continue
-            try:
-                same = os.fstat(fd).st_ino == os.stat(path).st_ino
-            except FileNotFoundError:
-                same = False
-            if same:
-                break
-            os.close(fd)
-        try:
+        async with self.store.claim(key, poll_s):
             yield
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(path)
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
 
     def stats(self) -> dict[str, dict[str, int]]:
-        """Entries and bytes per namespace."""
-        out = {}
-        for namespace in NAMESPACES:
-            if not (self.directory / namespace).exists():
-                out[namespace] = {"entries": 0, "bytes": 0}
-                continue
-            store = self._store(namespace)
-            out[namespace] = {"entries": len(store), "bytes": int(store.volume())}
-        return out
+        """Entries and bytes per namespace (of the shared store, when there is one)."""
+        return self.store.stats()
 
     def clear(self, namespaces: tuple[str, ...] = NAMESPACES) -> dict[str, int]:
         """Remove entries; returns how many went from each namespace."""
-        removed = {}
-        for namespace in namespaces:
-            if not (self.directory / namespace).exists():
-                removed[namespace] = 0
-                continue
-            removed[namespace] = int(self._store(namespace).clear())
-        return removed
+        return self.store.clear(namespaces)
 
     def close(self) -> None:
         self.flush()
-        for store in self._stores.values():
-            store.close()
-        self._stores.clear()
+        self.store.close()

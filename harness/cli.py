@@ -69,8 +69,24 @@ def _report_several(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cache(args: argparse.Namespace) -> CallCache:
+    """The cache the command looks at: --cache-dir, with the shared store of --cache-url behind it if given
+    (stats are then the shared store's, and clear empties both)."""
+    remote = None
+    if getattr(args, "cache_url", None):
+        from harness.errors import ConfigError
+        from harness.redis_store import RedisStore, connect
+
+        try:
+            remote = RedisStore(connect(args.cache_url), args.cache_url)
+        except ConfigError as exc:
+            print(f"harness cache: {exc}", file=sys.stderr)
+            raise SystemExit(4) from None
+    return CallCache(Path(args.cache_dir), CacheMode.USE, remote=remote)
+
+
 def cmd_cache_stats(args: argparse.Namespace) -> int:
-    cache = CallCache(Path(args.cache_dir), CacheMode.USE)
+    cache = _cache(args)
     stats = cache.stats()
     cache.close()
     if args.json:
@@ -82,7 +98,7 @@ def cmd_cache_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_cache_clear(args: argparse.Namespace) -> int:
-    cache = CallCache(Path(args.cache_dir), CacheMode.USE)
+    cache = _cache(args)
     removed = cache.clear(tuple(args.namespace) if args.namespace else NAMESPACES)
     cache.close()
     for namespace, count in removed.items():
@@ -188,17 +204,68 @@ def cmd_import_gem(args: argparse.Namespace) -> int:
 
     try:
         result = import_gem_bench(
-            Path(args.directory), Path(args.out), suite=args.suite, expect=args.expect, link_ads=args.link_ads
+            Path(args.directory),
+            Path(args.out),
+            suite=args.suite,
+            expect=args.expect,
+            link_ads=args.link_ads,
+            allow_modified=args.allow_modified,
         )
     except ImportError_ as exc:
         print(f"harness import gem-bench: {exc}", file=sys.stderr)
         return 2
-    print(f"read {args.directory}:")
+    print(f"read {args.directory} ({'the authors' if result.layout == 'authors' else 'this project'}'s layout):")
     for name, count in result.counts.items():
         print(f"  {name:<18} {count:>6,}")
+    data = result.data
+    status = {
+        "official": f"the official {data['release']} release, every file verified by SHA-256",
+        "modified": f"a MODIFIED copy of {data['release']} ({', '.join(data['modified'])} differ); every run on it "
+        "is marked modified",
+        "own": "not the GEM-Bench release: data of your own",
+    }[data["status"]]
+    print(f"data: {status} (sha256 {data['sha256']})")
     for path in result.files:
         print(f"wrote {path}")
     print(f"run it: pytest {args.out} --solution all")
+    return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    """The shards of one run (--shard K/N) as one run, written like any run. Shards that do not make one
+    run (a gap, a duplicate, a mismatch) are one line and exit 4; with --fail-on-regression the exit code
+    is the gate's on the merged run."""
+    from harness.errors import ConfigError
+    from harness.report.merge import MergeError, check_shards, merge_runs, merge_settings, read_shard
+    from harness.report.writer import save_run
+    from harness.run_state import new_run_id
+    from harness.secrets import redact
+
+    try:
+        shards = [read_shard(Path(args.report_dir), ref) for ref in args.runs]
+        check_shards(shards)
+        run = merge_runs(shards, new_run_id(), ["harness", "merge", *args.runs])
+        settings = merge_settings(
+            run,
+            Path(args.output or args.report_dir),
+            no_html=args.no_html,
+            baseline=args.baseline,
+            fail_on_regression=args.fail_on_regression,
+            tolerance=args.tolerance,
+        )
+    except (MergeError, ConfigError) as exc:
+        print(f"harness merge: {exc}", file=sys.stderr)
+        return 4
+    run = redact(run)
+    directory, html = save_run(run, settings)
+    print(
+        f"harness merge: {len(shards)} shards, {len(run['results'])} items -> {html or directory / 'summary.md'} "
+        f"(data: {directory / 'results.json'})"
+    )
+    comparison = run.get("comparison")
+    if comparison is not None and settings.fail_margin is not None:
+        print(comparison.get("gate") or comparison.get("error"))
+        return 1 if comparison.get("failed") else 0
     return 0
 
 
@@ -233,22 +300,31 @@ def cmd_gem_score(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"harness gem score: {exc}", file=sys.stderr)
         return 2
-    lines, problems = read_lines(source)
+    rules = {"judge_rule": args.judge_rule, "ad_flow": args.ad_flow}
+    settings.benchmark_options = {"gem_judge_rule": args.judge_rule, "gem_ad_flow": args.ad_flow}
+    try:
+        lines, problems = read_lines(source)
+    except OSError as exc:
+        print(f"harness gem score: {source}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     for problem in problems:
         print(problem, file=sys.stderr)
     rows = asyncio.run(score_lines(build_services(settings, "gem-score"), lines, args.judge))
-    report = write_report(settings.report_dir, source, rows, problems)
+    report = write_report(settings.report_dir, source, rows, problems, rules)
     for row in rows:
         if row.get("error"):
             print(f"{source}: {row['id']}: [{row['error']['kind']}] {row['error']['message']}", file=sys.stderr)
+        for metric, failure in (row.get("judge_failures") or {}).items():
+            reason = f"[{failure['kind']}] {failure['message']}"
+            print(f"{source}: {row['id']}: {metric} incomplete: {reason}", file=sys.stderr)
     if args.json:
-        keys = ("id", "sentences", "metrics", "error")
+        keys = ("id", "sentences", "metrics", "incomplete", "error")
         print(json.dumps([{k: r.get(k) for k in keys} for r in rows], ensure_ascii=False))
     else:
         means = summary(rows)
         _print_table([[name, "-" if v is None else f"{v:.2f}"] for name, v in means.items()], ["metric", "mean"])
         print(f"{len(rows)} responses scored, {len(problems)} lines refused; details in {report}")
-    return 1 if problems or any(r.get("error") for r in rows) else 0
+    return 1 if problems or any(r.get("error") or r.get("incomplete") for r in rows) else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -274,6 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         command = cache_sub.add_parser(name, help=help_text)
         command.add_argument("--cache-dir", default=".harness-cache")
+        if name != "explain":
+            command.add_argument("--cache-url", default=None, help="the shared cache (redis://...) instead")
         _add_common(command, table=name != "clear")
         command.set_defaults(func=func)
         if name == "clear":
@@ -284,7 +362,11 @@ def build_parser() -> argparse.ArgumentParser:
     importer = sub.add_parser("import", help="turn a published data set into task files")
     import_sub = importer.add_subparsers(dest="dataset", required=True)
     gem = import_sub.add_parser("gem-bench", help="the GEM-Bench release (or a data set in its schemas)")
-    gem.add_argument("directory", help="the release's data folder (mt_human/, lm_market/, adchat_products/, ca_prod/)")
+    gem.add_argument(
+        "directory",
+        help="the release's data folder: mt_human/, lm_market/, adchat_products/, ca_prod/, or the authors' "
+        "GemBench/benchmarking/dataset/ (MT_Human/, LM_Market/, product/, CA_Prod/), or their repository's root",
+    )
     gem.add_argument("--out", default="evals/gem/imported", help="where to write the task files (git-ignored)")
     gem.add_argument("--suite", default="gem", help="the suite name of the task files")
     gem.add_argument(
@@ -296,15 +378,32 @@ def build_parser() -> argparse.ArgumentParser:
     gem.add_argument(
         "--link-ads", action="store_true", help="point at the ad database where it is instead of copying it"
     )
+    gem.add_argument(
+        "--allow-modified",
+        action="store_true",
+        help="import a copy of the release whose files differ from the official ones (by SHA-256); every run on "
+        "it is marked modified",
+    )
     gem.set_defaults(func=cmd_import_gem)
 
     gem_cmd = sub.add_parser("gem", help="GEM-Bench tools")
     gem_sub = gem_cmd.add_subparsers(dest="gem_command", required=True)
     score = gem_sub.add_parser("score", help="GEM-Bench's metrics for responses you already have (JSONL)")
     score.add_argument(
-        "file", help="JSONL: id, scenario (chatbot|search), query, response, product {name,url,desc} or null"
+        "file",
+        help="JSONL: id, scenario (chatbot|search), query, response, product {name,url,desc} or null; search "
+        "lines also candidates [{name, desc, url, category, label}]",
     )
     score.add_argument("--judge", action="store_true", help="add the six judged metrics")
+    score.add_argument(
+        "--judge-rule",
+        choices=("code", "paper"),
+        default="code",
+        help="judged metrics from the judge's category (code, default) or the paper's rule on its two ratings",
+    )
+    score.add_argument(
+        "--ad-flow", choices=("exp", "min"), default="exp", help="ad flow: exp(-|prev - next|) (default) or min"
+    )
     score.add_argument("--judge-model", default=None)
     score.add_argument("--judge-api-base", default=None)
     score.add_argument("--judge-api-key-env", default=None)
@@ -318,6 +417,25 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(score)
     score.set_defaults(func=cmd_gem_score)
 
+    merge = sub.add_parser("merge", help="join the shards of one run (--shard K/N) into one run")
+    merge.add_argument("runs", nargs="+", help="each shard's results.json, run folder or run id (shards 1..N)")
+    merge.add_argument(
+        "--output",
+        default=None,
+        metavar="DIR",
+        help="the reports folder to write the merged run in (default: --report-dir)",
+    )
+    merge.add_argument("--no-html", action="store_true", help="skip report.html")
+    merge.add_argument("--baseline", default=None, metavar="PATH", help="compare the merged run with this run")
+    from harness.settings import FAIL_ON_REGRESSION
+
+    merge.add_argument(
+        "--fail-on-regression", **FAIL_ON_REGRESSION, help="with --baseline: the gate decides the exit code"
+    )
+    merge.add_argument("--tolerance", type=float, default=2.0, help="changes within +-this count as unchanged")
+    _add_common(merge, table=False)
+    merge.set_defaults(func=cmd_merge)
+
     from harness.analysis.commands import add_commands
 
     add_commands(sub, _add_common)
@@ -330,8 +448,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Exit codes: 0 done, 1 a failure the command reports (a regression, a failed check), 2 usage, 4 input
+    that cannot be used (a file that is not what it should be), said in one line."""
+    from harness.errors import ConfigError
+
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except ConfigError as exc:
+        print(f"harness {args.command}: {exc}" if getattr(args, "command", None) else f"harness: {exc}",
+              file=sys.stderr)  # fmt: skip
+        return 4
 
 
 if __name__ == "__main__":

@@ -36,35 +36,46 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "harness_task: an evaluation task collected from evals/**/*.yaml")
     options = {o.dest: getattr(config.option, o.dest, o.default) for o in all_options()}
     try:
-        settings = settings_from_options(config.option, Path(str(config.rootpath)), options)
+        settings = settings_from_options(config.option, run_project(config), options)
         for option in all_options():
             if option.check is not None:
                 option.check(options[option.dest], settings.rootdir)
     except ConfigError as exc:
         raise pytest.UsageError(str(exc)) from exc
     config.stash[SETTINGS] = settings
-    _check_system_under_test(settings)
+    _check_cache_url(config, settings)
+    from harness import sharding
+
+    sharding.register(config)
     run_id = xdist_support.shared_run_id(config) or new_run_id()
     state = config.stash[RUN_STATE] = RunState(run_id=run_id, started_at=time.time())
+    if not xdist_support.is_worker(config):
+        _check_system_under_test(settings, state)
     _serve_local_model(config, settings, state)
     if not xdist_support.is_worker(config):
         config.pluginmanager.register(ResultCollector(config), "harness-collector")
     if xdist_support.is_controller(config) and config.pluginmanager.hasplugin("xdist"):
         local = state.local_endpoint.to_json() if state.local_endpoint is not None else None
-        config.pluginmanager.register(
-            xdist_support.ControllerHooks(run_id, state, local), "harness-xdist-controller"
-        )
+        config.pluginmanager.register(xdist_support.ControllerHooks(run_id, state, local), "harness-xdist-controller")
     _prewarm_http_client(config, settings)
+
+
+def run_project(config: pytest.Config) -> Path:
+    """The project folder the run is anchored on (harness.settings.project_root), the same on every worker."""
+    from harness.settings import project_root
+
+    shared = xdist_support.shared_project_root(config)
+    return Path(shared) if shared else project_root(Path(str(config.invocation_params.dir)))
 
 
 def _serve_local_model(config: pytest.Config, settings: Any, state: RunState) -> None:
     """One embedded-model process for the whole run, owned by the controller (or the only process): it
     listens now and starts the model on the first call; xdist workers get its address. Runs that cannot
     call it (other models, --collect-only, --estimate) start nothing."""
-    from harness.local.service import LocalEndpoint
-
     shared = xdist_support.shared_local_model(config)
     if shared is not None:
+        from harness.local.service import LocalEndpoint
+
         state.local_endpoint = LocalEndpoint.from_json(shared)
         return
     if xdist_support.is_worker(config) or not settings.uses_local_chat:
@@ -93,17 +104,23 @@ def _prewarm_http_client(config: pytest.Config, settings: Any) -> None:
     threading.Thread(target=importlib.import_module, args=("aiohttp",), name="harness-prewarm", daemon=True).start()
 
 
-def _check_system_under_test(settings: Any) -> None:
+def _check_system_under_test(settings: Any, state: RunState) -> None:
     """Fail at start-up, not once per item, when the system under test cannot work at all."""
     from harness.errors import ConfigError
 
-    if settings.agent:
-        from harness.solvers import load_callable
+    try:
+        if settings.agent:
+            from harness.solvers import load_callable
 
-        try:
             load_callable(settings.agent, settings.rootdir)
-        except ConfigError as exc:
-            raise pytest.UsageError(str(exc)) from exc
+        if settings.agent_cmd:
+            from harness.sandbox import not_dumpable
+            from harness.services import command_sandbox
+
+            state.sandbox = command_sandbox(settings).description
+            not_dumpable()  # the keys in this process's environment stay out of /proc for others
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from exc
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -149,6 +166,22 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     _freeze_heap()
 
 
+def _check_cache_url(config: pytest.Config, settings: Any) -> None:
+    """--cache-url: a shared cache that cannot be used is one line now (exit 4), before anything is paid
+    for, never a miss that pays again later. Checked once, by the process that owns the run."""
+    if not settings.cache_url or xdist_support.is_worker(config):
+        return
+    if config.option.collectonly or getattr(config.option, "help", False) or getattr(config.option, "version", False):
+        return
+    from harness.errors import ConfigError
+    from harness.redis_store import connect
+
+    try:
+        connect(settings.cache_url).close()
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from exc
+
+
 def _check_before_any_call(config: pytest.Config) -> None:
     """Stop before any item runs (and anything is paid for) when the run cannot finish properly."""
     from harness.errors import ConfigError
@@ -192,18 +225,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     for item in session.items:
         if isinstance(item, TaskItem):
             item.start_work()
-    if state.total_items and session.config.stash[SETTINGS].html:
-        _prepare_charts()
     return None
-
-
-def _prepare_charts() -> None:
-    """The HTML report's charts need matplotlib: import it while the items wait on their models, not after."""
-    import threading
-
-    from harness.report.charts import prepare
-
-    threading.Thread(target=prepare, name="harness-prepare-charts", daemon=True).start()
 
 
 def _print_estimate(session: pytest.Session) -> None:
@@ -212,10 +234,15 @@ def _print_estimate(session: pytest.Session) -> None:
     settings = session.config.stash[SETTINGS]
     specs = [item.spec for item in session.items if isinstance(item, TaskItem)]
     cache = None
-    if settings.cache_mode.value in ("use", "replay") and settings.cache_dir.is_dir():
+    if settings.cache_mode.value in ("use", "replay") and (settings.cache_dir.is_dir() or settings.cache_url):
         from harness.cache import CallCache
 
-        cache = CallCache(settings.cache_dir, settings.cache_mode)
+        remote = None
+        if settings.cache_url:  # calls other shards or machines already paid for are hits too
+            from harness.redis_store import shared_parts
+
+            remote, _ = shared_parts(settings, "estimate")
+        cache = CallCache(settings.cache_dir, settings.cache_mode, remote=remote)
     try:
         report = lines(summarise(estimate_items(specs, settings, cache), settings))
     finally:
@@ -311,12 +338,14 @@ def _describe_run_in_junit(config: pytest.Config, settings: Any) -> None:
 def _may_run_tasks(config: pytest.Config) -> bool:
     """Whether this session looks like an evaluation (so plain unit-test runs stay free of our header)."""
     args = [str(a) for a in config.args]
-    return any("evals" in a or a.endswith((".yaml", ".yml")) for a in args) or (config.rootpath / "evals").is_dir()
+    return any("evals" in a or a.endswith((".yaml", ".yml")) for a in args) or (run_project(config) / "evals").is_dir()
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     if not _may_run_tasks(config):
         return []
+    from harness.secrets import redact_url
+
     settings = config.stash[SETTINGS]
     run_id = config.stash[RUN_STATE].run_id
     lines = (
@@ -326,9 +355,13 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     )
     lines += [
         f"harness: system under test {settings.sut_label}; judges {', '.join(settings.judge_models)}; "
-        f"cache {settings.cache_mode.value} at {settings.cache_dir}",
+        f"cache {settings.cache_mode.value} at {settings.cache_dir}"
+        + (f" in front of {redact_url(settings.cache_url)}" if settings.cache_url else ""),
     ]
     lines.extend(f"harness WARNING: {w}" for w in settings.warnings)
+    sandbox = config.stash[RUN_STATE].sandbox
+    if sandbox:
+        lines.append(f"harness{' WARNING' if 'WITHOUT' in sandbox else ''}: {sandbox}")
     if settings.uses_local_models:
         lines.append(
             "harness: running on the embedded local models; scores are NOT meaningful benchmark "
@@ -384,7 +417,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         runner.close()
         state.warnings.extend(runner.warnings)
     _stop_local_model(state)
-    if xdist_support.is_worker(config) or config.option.collectonly or not state.results:
+    from harness.sharding import is_shard
+
+    if xdist_support.is_worker(config) or config.option.collectonly:
+        return
+    if not state.results and not is_shard(config):  # a shard's run is written even empty: the merge needs it
         return
     from harness.report.writer import write_run
 

@@ -32,6 +32,7 @@ class RunState:
     comparison: dict[str, Any] | None = None  # against --baseline, once the run is written
     local_model: Any = None  # harness.local.service.LocalModelService, in the process that owns the run
     local_endpoint: Any = None  # where this process sends the embedded model's calls (LocalEndpoint)
+    sandbox: str | None = None  # how command agents run (harness.sandbox), for the header
 
     def add_result(self, result: dict[str, Any]) -> None:
         self.results.append(result)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,13 @@ LOCAL_CHAT_MODEL = "local/smollm2"
 LOCAL_EMBEDDING_MODEL = "local/all-minilm-l6-v2"
 # `--fail-on-regression [MARGIN]`, as pytest and `harness compare` both take it (no value: margin 0).
 FAIL_ON_REGRESSION: dict[str, Any] = {"nargs": "?", "type": float, "const": 0.0, "default": None, "metavar": "MARGIN"}
+ACCEPTANCE_SHAPE: dict[str, Any] = {
+    "type": float,
+    "default": 1.0,
+    "metavar": "P",
+    "help": "The market acceptance curve's shape for Tech-Market Fit: the least acceptable score rises from "
+    "--min-score at no cost to --expert-score at the expert's cost as (cost / expert cost) ** P (default 1, a line).",
+}
 
 
 def add_options(parser: Any) -> None:
@@ -54,6 +62,38 @@ def add_options(parser: Any) -> None:
         "the answer. The task carries the gateway's URL and the item's key.",
     )
     add(
+        "--sandbox",
+        choices=("auto", "bwrap", "none"),
+        default="auto",
+        help="How command agents run: in a bubblewrap sandbox (bwrap: no view of the project, the harness or the "
+        "keys), without one (none), or bwrap where it works (auto, the default). See docs/agents.md.",
+    )
+    add(
+        "--agent-files",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="A file or folder of the command agent's own, given to it read-only (repeatable); the paths its "
+        "command line names are given anyway.",
+    )
+    add(
+        "--agent-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="An environment variable the command agent may see (repeatable); it gets only PATH, the locale "
+        "and the gateway's variables otherwise.",
+    )
+    add(
+        "--agent-work",
+        default=None,
+        metavar="DIR",
+        help="Keep each command-agent item's working folder under DIR (default: a temporary folder, removed "
+        "with the run). Never inside the project's tasks, fixtures, reports or cache.",
+    )
+    add("--agent-memory-mb", type=int, default=4096, help="Memory cap for a command agent's processes (MB).")
+    add("--agent-processes", type=int, default=256, help="Process cap for one command agent item.")
+    add(
         "--agent-timeout",
         type=float,
         default=600.0,
@@ -85,7 +125,40 @@ def add_options(parser: Any) -> None:
         help="Run N tasks per suite (with all their variants and repeats): spread over the suite's kinds "
         "and data sets, the same tasks on every machine. For a quick look; a full run compares fairly.",
     )
-    add("--concurrency", type=int, default=16, help="Model calls in flight per process and provider.")
+    add(
+        "--shard",
+        default=None,
+        metavar="K/N",
+        help="Run shard K of N (1-based): whole tasks, with all their variants and repeats, by the stable hash "
+        "--sample uses, the same on every machine. `harness merge` joins the N runs into one (docs/scale.md).",
+    )
+    add(
+        "--shard-balance",
+        choices=("hash", "history"),
+        default=None,
+        help="How --shard spreads tasks: by hash (default), or by the tasks' durations in the run history "
+        "(reports/history), the same assignment wherever the history is the same.",
+    )
+    add(
+        "--run-group",
+        default=None,
+        metavar="ID",
+        help="A name the shards of one run share (e.g. the CI run's id): their --max-cost budget is one ledger "
+        "in --cache-url's Redis, and `harness merge` checks that every shard carries it.",
+    )
+    add(
+        "--cache-url",
+        default=None,
+        metavar="URL",
+        help="A call cache shared by machines: redis://[:password@]host:port/db (Redis 6+ or Valkey). It keeps "
+        "the answers, the claims on calls in flight and the --max-cost ledger; --cache-dir stays in front of it.",
+    )
+    add(
+        "--concurrency",
+        type=int,
+        default=16,
+        help="Model calls in flight per process and provider (a ceiling: a 429 halves it, successes win it back).",
+    )
     add(
         "--call-timeout",
         dest="call_timeout",
@@ -155,6 +228,7 @@ def add_options(parser: Any) -> None:
     )
     add("--min-score", type=float, default=60.0, help="The lowest acceptable score for Tech-Market Fit (default 60).")
     add("--expert-score", type=float, default=90.0, help="The expert's own level, for TMF stage 3 (default 90).")
+    add("--acceptance-shape", **ACCEPTANCE_SHAPE)
     add(
         "--baseline",
         default=None,
@@ -217,17 +291,28 @@ class Settings:
     agent_cmd: str | None = None
     agent_url: str | None = None
     agent_timeout_s: float = 600.0
+    sandbox: str = "auto"
+    agent_files: list[str] = field(default_factory=list)
+    agent_env: list[str] = field(default_factory=list)
+    agent_memory_mb: int = 4096
+    agent_processes: int = 256
+    agent_work: Path | None = None
     agent_version: str | None = None
     release_date: str | None = None
     period: str | None = None
     hourly_rate: float | None = None
     min_score: float = 60.0
     expert_score: float = 90.0
+    acceptance_shape: float = 1.0
     baseline: Path | None = None
     fail_margin: float | None = None
     tolerance: float = 2.0
     save_baseline: Path | None = None
     sample: int | None = None
+    shard: tuple[int, int] | None = None  # (K, N), 1-based
+    shard_balance: str = "hash"
+    run_group: str | None = None
+    cache_url: str | None = None
     html: bool = True
     judge_api_key_env: str | None = None
     embedding_api_base: str | None = None
@@ -240,6 +325,13 @@ class Settings:
     @property
     def fixtures_dir(self) -> Path:
         return self.rootdir / "fixtures"
+
+    def protected_paths(self) -> list[Path]:
+        """What an agent may never read or write: the run's tasks, data, reports, prompts, cache, repository."""
+        from harness.sandbox import PROTECTED
+
+        return sorted({(self.rootdir / name).resolve() for name in PROTECTED}
+                      | {self.report_dir.resolve(), self.cache_dir.resolve()})  # fmt: skip
 
     def option(self, name: str, default: Any = None) -> Any:
         """A benchmark-declared option's value, by dest name."""
@@ -276,6 +368,7 @@ class Settings:
             "agent_cmd": self.agent_cmd,
             "agent_url": redact_url(self.agent_url),
             "agent_timeout_s": self.agent_timeout_s,
+            "sandbox": self.sandbox,
             "agent_version": self.agent_version,
             "release_date": self.release_date,
             "period": self.period,
@@ -293,6 +386,8 @@ class Settings:
             "retries": self.retries,
             "route": self.route,
             "cache_mode": self.cache_mode.value,
+            "cache_url": redact_url(self.cache_url),
+            "run_group": self.run_group,
             "pass_threshold": self.pass_threshold,
             "max_cost_usd": self.max_cost_usd,
             "sut_settings": self.sut_settings,
@@ -316,6 +411,30 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
     problems = []
     if opt.repeats < 1:
         problems.append(f"--repeats must be at least 1, got {opt.repeats}")
+    shard = None
+    if opt.shard is not None:
+        from harness.sharding import parse_shard
+
+        try:
+            shard = parse_shard(opt.shard)
+        except ValueError as exc:
+            problems.append(str(exc))
+    if opt.shard_balance is not None and opt.shard is None:
+        problems.append("--shard-balance needs --shard K/N")
+    if opt.run_group is not None and not _RUN_GROUP.match(opt.run_group):
+        problems.append(
+            f"--run-group must be a name of letters, digits and ._:@/+- (at most 128), got {_shown(opt.run_group)}"
+        )
+    if opt.cache_url is not None and not _cache_url_ok(opt.cache_url):
+        problems.append(
+            f"--cache-url must be redis://[[user]:password@]host[:port][/db], rediss://... or unix:///path, got "
+            f"{_shown(opt.cache_url)}"
+        )
+    if opt.max_cost is not None and opt.shard is not None and opt.cache_url is not None and opt.run_group is None:
+        problems.append(
+            "--max-cost with --shard and --cache-url needs --run-group ID (the same on every shard, e.g. the CI "
+            "run's id), so that the shards share one budget"
+        )
     if opt.sample is not None and opt.sample < 1:
         problems.append(f"--sample must be at least 1 task per suite, got {opt.sample}")
     if opt.concurrency < 1:
@@ -343,11 +462,22 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
     for name in ("min_score", "expert_score"):
         if not 0 <= getattr(opt, name) <= 100:
             problems.append(f"--{name.replace('_', '-')} must lie in 0..100, got {getattr(opt, name)}")
+    if opt.min_score > opt.expert_score:
+        problems.append(f"--min-score ({opt.min_score:g}) must not exceed --expert-score ({opt.expert_score:g})")
+    if not (opt.acceptance_shape > 0 and math.isfinite(opt.acceptance_shape)):
+        problems.append(f"--acceptance-shape must be a number above 0, got {opt.acceptance_shape}")
     baseline = None
     if opt.baseline is not None:
         baseline = _baseline_path(Path(opt.baseline))
         if baseline is None:
             problems.append(f"--baseline {opt.baseline}: expected a results.json file or a run folder holding one")
+        else:
+            from harness.report.run_files import RunDocumentError, read_run_document
+
+            try:  # all of it, now: a baseline found unreadable after the run would waste what the run paid
+                read_run_document(baseline)
+            except RunDocumentError as exc:
+                problems.append(f"--baseline {exc}")
     if opt.fail_on_regression is not None and opt.baseline is None:
         problems.append("--fail-on-regression needs --baseline (the run to compare with)")
     if opt.fail_on_regression is not None and not opt.fail_on_regression >= 0:
@@ -356,6 +486,15 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         problems.append(f"--tolerance must be 0 or more points, got {opt.tolerance}")
     if not opt.agent_timeout > 0:
         problems.append(f"--agent-timeout must be positive, got {opt.agent_timeout}")
+    if opt.agent_memory_mb < 64:
+        problems.append(f"--agent-memory-mb must be at least 64, got {opt.agent_memory_mb}")
+    if opt.agent_processes < 4:
+        problems.append(f"--agent-processes must be at least 4, got {opt.agent_processes}")
+    for name in opt.agent_env:
+        if not _ENV_NAME.match(name):
+            problems.append(f"--agent-env names an environment variable (like NODE_OPTIONS), got {_shown(name)}")
+    if (opt.agent_files or opt.agent_env or opt.agent_work) and not opt.agent_cmd:
+        problems.append("--agent-files, --agent-env and --agent-work are for --agent-cmd (a command agent)")
     if opt.max_cost is not None and opt.max_cost < 0:
         problems.append(f"--max-cost must be 0 or more, got {opt.max_cost}")
     for name, value in (("--model", opt.model), ("--embedding-model", opt.embedding_model)):
@@ -370,6 +509,14 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         value = getattr(opt, name)
         if value is not None and not _url_ok(value):
             problems.append(f"--{name.replace('_', '-')} must be an http(s) URL, got {_shown(value)}")
+    for base, key in (("api_base", "api_key_env"), ("judge_api_base", "judge_api_key_env"),
+                      ("embedding_api_base", "embedding_api_key_env")):  # fmt: skip
+        url, named = getattr(opt, base), getattr(opt, key)
+        if url and named and _has_credentials(url):
+            problems.append(
+                f"--{base.replace('_', '-')} carries credentials (user:password@ or a key in the query) and "
+                f"--{key.replace('_', '-')} names a key too: give one of them"
+            )
     for name in ("api_key_env", "judge_api_key_env", "embedding_api_key_env"):
         value = getattr(opt, name)
         if value is not None and not _ENV_NAME.match(value):
@@ -400,17 +547,28 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         agent_cmd=opt.agent_cmd,
         agent_url=opt.agent_url,
         agent_timeout_s=opt.agent_timeout,
+        sandbox=opt.sandbox,
+        agent_files=list(opt.agent_files),
+        agent_env=list(opt.agent_env),
+        agent_memory_mb=opt.agent_memory_mb,
+        agent_processes=opt.agent_processes,
+        agent_work=Path(opt.agent_work).resolve() if opt.agent_work else None,
         agent_version=opt.agent_version,
         release_date=opt.release_date,
         period=opt.period,
         hourly_rate=opt.hourly_rate,
         min_score=opt.min_score,
         expert_score=opt.expert_score,
+        acceptance_shape=opt.acceptance_shape,
         baseline=baseline,
         fail_margin=opt.fail_on_regression,
         tolerance=opt.tolerance,
         save_baseline=Path(opt.save_baseline) if opt.save_baseline else None,
         sample=opt.sample,
+        shard=shard,
+        shard_balance=opt.shard_balance or "hash",
+        run_group=opt.run_group,
+        cache_url=opt.cache_url,
         html=not opt.no_html,
         judge_models=judges,
         judge_api_base=opt.judge_api_base,
@@ -436,12 +594,26 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         rootdir=rootdir,
         benchmark_options=dict(benchmark_options or {}),
         uses_local_models=uses_local,
-        warnings=self_preference_warnings(None if opt.agent or opt.agent_cmd or opt.agent_url else model, judges),
+        warnings=self_preference_warnings(None if opt.agent or opt.agent_cmd or opt.agent_url else model, judges)
+        + _budget_warnings(opt.max_cost, shard, opt.cache_url),
     )
 
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+_RUN_GROUP = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$")
 _MODEL_NAME = re.compile(r"^[A-Za-z0-9][\w.:@+/-]{0,199}$")
+
+
+def project_root(start: Path) -> Path:
+    """The project a run belongs to: the nearest folder, from `start` upwards, that holds `evals/`; else
+    `start` itself (the invocation folder). Reports, the cache, fixtures and prompts are anchored here, never
+    on pytest's rootdir, which moves to the common ancestor of any absolute path an option names when the
+    project has no pytest.ini (pytest fixes the rootdir before it knows which options take values)."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / "evals").is_dir():
+            return folder
+    return start
 
 
 def _baseline_path(path: Path) -> Path | None:
@@ -462,6 +634,36 @@ def _iso_date(value: str) -> bool:
 
 def _model_name_ok(value: str) -> bool:
     return bool(_MODEL_NAME.match(value)) and "//" not in value and not value.endswith("/")
+
+
+def _has_credentials(url: str) -> bool:
+    from harness.secrets import redact_url
+
+    return redact_url(url) != url
+
+
+def _budget_warnings(max_cost: float | None, shard: tuple[int, int] | None, cache_url: str | None) -> list[str]:
+    """A sharded run without a shared ledger has one --max-cost per shard: say so rather than surprise."""
+    if max_cost is None or shard is None or cache_url is not None or shard[1] == 1:
+        return []
+    return [
+        f"--max-cost ${max_cost:g} holds per shard without --cache-url: the {shard[1]} shards together may spend "
+        f"up to ${max_cost * shard[1]:g}"
+    ]
+
+
+def _cache_url_ok(value: str) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 (raises on a port that is not a number)
+    except ValueError:
+        return False
+    if parts.scheme == "unix":
+        return bool(parts.path)
+    path = parts.path.strip("/")
+    return parts.scheme in ("redis", "rediss") and bool(parts.hostname) and (not path or path.isdigit())
 
 
 def _url_ok(value: str) -> bool:

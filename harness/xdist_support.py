@@ -8,6 +8,7 @@ import pytest
 
 RUN_ID_KEY = "harness_run_id"
 LOCAL_MODEL_KEY = "harness_local_model"
+PROJECT_KEY = "harness_project_root"
 
 
 def is_worker(config: pytest.Config) -> bool:
@@ -25,6 +26,13 @@ def shared_run_id(config: pytest.Config) -> str | None:
     return None
 
 
+def shared_project_root(config: pytest.Config) -> str | None:
+    """On a worker, the project folder the controller anchored the run on; else None."""
+    if is_worker(config):
+        return config.workerinput.get(PROJECT_KEY)  # type: ignore[attr-defined,no-any-return]
+    return None
+
+
 def shared_local_model(config: pytest.Config) -> dict[str, Any] | None:
     """On a worker, where the controller serves the embedded model (harness.local.service); else None."""
     if is_worker(config):
@@ -35,13 +43,18 @@ def shared_local_model(config: pytest.Config) -> dict[str, Any] | None:
 class ControllerHooks:
     """xdist-only hooks, registered only when xdist is active (unknown hooks would fail otherwise)."""
 
-    def __init__(self, run_id: str, state: Any, local_model: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, run_id: str, state: Any, local_model: dict[str, Any] | None = None, project: str | None = None
+    ) -> None:
         self.run_id = run_id
         self.state = state
         self.local_model = local_model
+        self.project = project
 
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput[RUN_ID_KEY] = self.run_id
+        if self.project is not None:
+            node.workerinput[PROJECT_KEY] = self.project
         if self.local_model is not None:
             node.workerinput[LOCAL_MODEL_KEY] = self.local_model
 

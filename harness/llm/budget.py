@@ -1,30 +1,71 @@
-"""`--max-cost`: no call starts once the run's spend passes the limit, across xdist workers."""
+"""`--max-cost`: no call starts once the run's spend passes the limit, across xdist workers and machines.
+
+The spend lives in a ledger: a small SQLite database in the cache directory (the processes of one machine),
+or a counter in the shared Redis (harness.redis_store.RedisLedger: every shard of a run group).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from harness.errors import BudgetExceededError
 
 
+class Ledger(Protocol):
+    """A run's spend in micro-dollars, added to atomically by every process that shares it."""
+
+    def total(self) -> int: ...
+
+    def add(self, micro: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class DiskLedger:
+    """The spend of one run in a diskcache counter (shared by the xdist workers of one machine)."""
+
+    def __init__(self, directory: Path, run_id: str) -> None:
+        import diskcache
+
+        self._cache: Any = diskcache.Cache(str(directory), timeout=60)
+        self._key = f"spend:{run_id}"
+
+    def total(self) -> int:
+        return int(self._cache.get(self._key, 0))
+
+    def add(self, micro: int) -> None:
+        self._cache.incr(self._key, micro)
+
+    def close(self) -> None:
+        self._cache.close()
+
+
 class Budget:
-    """`--max-cost`: no call starts once the run's spend passes the limit, across xdist workers."""
+    """`--max-cost`: no call starts once the run's spend passes the limit, across xdist workers (and, with
+    a shared ledger, across machines)."""
 
-    def __init__(self, limit_usd: float | None, ledger_dir: Path | None = None, run_id: str = "run") -> None:
+    def __init__(
+        self,
+        limit_usd: float | None,
+        ledger_dir: Path | None = None,
+        run_id: str = "run",
+        *,
+        ledger: Ledger | None = None,
+    ) -> None:
         self.limit_usd = limit_usd
-        self._run_key = f"spend:{run_id}"
         self._local_micro = 0
-        self._ledger: Any = None
-        if limit_usd is not None and ledger_dir is not None:
-            import diskcache
-
-            self._ledger = diskcache.Cache(str(ledger_dir), timeout=60)
+        self._ledger: Ledger | None = None
+        if limit_usd is not None:
+            if ledger is not None:
+                self._ledger = ledger
+            elif ledger_dir is not None:
+                self._ledger = DiskLedger(ledger_dir, run_id)
 
     @property
     def spent_usd(self) -> float:
         if self._ledger is not None:
-            return int(self._ledger.get(self._run_key, 0)) / 1e6
+            return self._ledger.total() / 1e6
         return self._local_micro / 1e6
 
     def check(self) -> None:
@@ -39,7 +80,7 @@ class Budget:
             return
         self._local_micro += micro
         if self._ledger is not None:
-            self._ledger.incr(self._run_key, micro)
+            self._ledger.add(micro)
 
     def close(self) -> None:
         if self._ledger is not None:

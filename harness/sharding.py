@@ -1,0 +1,295 @@
+"""--shard K/N: this machine's share of the run, whole tasks at a time, the same on every machine.
+
+The CI system fans the N jobs out (a GitHub Actions matrix, GitLab `parallel`, a Kubernetes Indexed Job,
+a Slurm array); each runs `pytest ... --shard K/N` and `harness merge` joins their runs (docs/scale.md).
+Every variant and repeat of a task goes to one shard, so a task's items stay comparable and a call they
+share is made once.
+
+- `hash` (the default): a task goes to shard `h(suite, id) mod N` with the hash `--sample` orders by
+  (harness.sampling.hash_order), so adding a task moves no other.
+- `history`: tasks are weighed by their median item duration in the run history (the newest
+  HISTORY_RUNS files of reports/history) times their items in this run, then placed heaviest first on the
+  shard with the least work so far (ties: the lower hash, the lower shard). A task the history lacks
+  weighs the median of the tasks it has (1 s an item when it has none), so new tasks spread evenly. The
+  same history gives the same assignment everywhere; the weights' digest is recorded, and the merge
+  refuses shards that balanced on different histories.
+
+Entries that failed to load (error items) go by the hash of their suite and name, so each is reported once.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.run_inputs import digest, task_line
+from harness.sampling import hash_order
+
+HISTORY_RUNS = 20  # history files (runs) the durations come from, newest first
+DEFAULT_ITEM_S = 1.0  # an item's weight when the history knows no task at all
+_SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
+INPUTS = pytest.StashKey[dict[str, Any]]()
+SHARD = pytest.StashKey[dict[str, Any]]()
+WORKER_INPUTS, WORKER_SHARD = "harness_inputs", "harness_shard"
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`K/N` (1-based: 1/4 .. 4/4) as (K, N); anything else is a ValueError naming the option."""
+    match = _SHARD.match(str(text))
+    if match is None:
+        raise ValueError(f"--shard must be K/N, this machine's shard K of N counted from 1 (like 2/4), got {text!r}")
+    index, count = int(match.group(1)), int(match.group(2))
+    if not 1 <= index <= count:
+        raise ValueError(f"--shard K/N needs 1 <= K <= N (shards are counted from 1), got {text!r}")
+    return index, count
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What is placed on a shard: one task (all its items), or one entry that failed to load."""
+
+    suite: str
+    task_id: str
+    items: int
+    valid: bool = True
+
+
+def hash_shard(suite: str, task_id: str, count: int) -> int:
+    """The 0-based shard of a task by hash: stable across machines, Python versions and task order."""
+    return int(hash_order(suite, task_id)[:16], 16) % count
+
+
+def durations_from_history(rows: Iterable[dict[str, str]]) -> dict[tuple[str, str], float]:
+    """Median seconds per item of each (suite, task), over the rows that finished (not errors)."""
+    seen: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for row in rows:
+        if row.get("outcome") == "error" or not row.get("latency_s"):
+            continue
+        try:
+            seconds = float(row["latency_s"])
+        except ValueError:
+            continue
+        if seconds >= 0:
+            seen[(row.get("suite", ""), row.get("task", ""))].append(seconds)
+    return {key: statistics.median(values) for key, values in seen.items()}
+
+
+def read_durations(report_dir: Path, runs: int = HISTORY_RUNS) -> dict[tuple[str, str], float]:
+    """Durations from the newest `runs` history files of `report_dir` (the order of their names)."""
+    import csv
+
+    from harness.analysis.history import history_dir
+
+    rows: list[dict[str, str]] = []
+    for path in sorted(history_dir(report_dir).glob("*.csv"))[-runs:]:
+        with path.open(encoding="utf-8", newline="") as handle:
+            rows += list(csv.DictReader(handle))
+    return durations_from_history(rows)
+
+
+def weights(units: list[Unit], durations: dict[tuple[str, str], float]) -> dict[Unit, int]:
+    """Microseconds of work per unit: its median item duration times its items (integers, so that every
+    machine adds them up alike)."""
+    known = [durations[(u.suite, u.task_id)] for u in units if u.valid and (u.suite, u.task_id) in durations]
+    default = statistics.median(known) if known else DEFAULT_ITEM_S
+    return {u: round(durations.get((u.suite, u.task_id), default) * 1e6) * u.items if u.valid else 0 for u in units}
+
+
+def assign(units: list[Unit], count: int, balance: str = "hash", durations: dict | None = None) -> dict[Unit, int]:
+    """The 0-based shard of every unit (a pure function of its arguments)."""
+    if balance == "hash" or count == 1:
+        return {u: hash_shard(u.suite, u.task_id, count) for u in units}
+    weight = weights(units, durations or {})
+    placed: dict[Unit, int] = {}
+    loads = [0] * count
+    for unit in sorted(units, key=lambda u: (-weight[u], hash_order(u.suite, u.task_id), u.valid)):
+        if not unit.valid:
+            placed[unit] = hash_shard(unit.suite, unit.task_id, count)
+            continue
+        shard = min(range(count), key=lambda k: (loads[k], k))
+        placed[unit] = shard
+        loads[shard] += weight[unit]
+    return placed
+
+
+def weights_digest(units: list[Unit], durations: dict[tuple[str, str], float]) -> str:
+    """What a history-balanced assignment depends on besides the units: their weights."""
+    return digest(f"{task_line(u.suite, u.task_id)}\0{w}" for u, w in weights(units, durations).items())
+
+
+# -- the pytest side -------------------------------------------------------------------------------------
+
+
+def _identity(item: pytest.Item) -> tuple[str, str, bool]:
+    """(suite, task id or entry name, whether it is a real task) of a harness item."""
+    from harness.collect import TaskItem
+
+    if isinstance(item, TaskItem):
+        return item.task.suite, item.task.id, True
+    return str(getattr(item, "suite", "")), item.name, False
+
+
+def _is_harness_item(item: pytest.Item) -> bool:
+    from harness.collect import InvalidTaskItem, TaskItem
+
+    return isinstance(item, TaskItem | InvalidTaskItem)
+
+
+def _inputs(items: list[pytest.Item], settings: Any) -> dict[str, Any]:
+    from harness.collect import TaskItem
+    from harness.run_inputs import inputs_record
+
+    rows = []
+    for item in items:
+        if isinstance(item, TaskItem):
+            spec = item.spec
+            rows.append((spec.task.suite, spec.task.id, spec.task.version, spec.variant, spec.repeat))
+        elif _is_harness_item(item):
+            suite, name, _ = _identity(item)
+            rows.append((suite, name, "invalid", None, 0))
+    files = sorted({Path(str(item.path)) for item in items if _is_harness_item(item)})
+    return inputs_record(rows, files, settings)
+
+
+def select(items: list[pytest.Item], settings: Any) -> tuple[list[pytest.Item], list[pytest.Item], dict[str, Any]]:
+    """(kept, dropped, the `run.shard` record) for this machine's --shard."""
+    assert settings.shard is not None
+    index, count = settings.shard
+    counts: dict[tuple[str, str, bool], int] = defaultdict(int)
+    for item in items:
+        if _is_harness_item(item):
+            counts[_identity(item)] += 1
+    units = [Unit(suite, task_id, n, valid) for (suite, task_id, valid), n in counts.items()]
+    durations = read_durations(settings.report_dir) if settings.shard_balance == "history" else {}
+    placed = assign(units, count, settings.shard_balance, durations)
+    mine = {(u.suite, u.task_id, u.valid) for u, shard in placed.items() if shard == index - 1}
+    kept = [i for i in items if not _is_harness_item(i) or _identity(i) in mine]
+    dropped = [i for i in items if _is_harness_item(i) and _identity(i) not in mine]
+    record = {
+        "index": index,
+        "count": count,
+        "balance": settings.shard_balance,
+        "tasks": len({(suite, task_id) for suite, task_id, _ in mine}),
+        "items": sum(1 for i in kept if _is_harness_item(i)),
+        "task_digest": digest(task_line(suite, task_id) for suite, task_id, _ in mine),
+        "history_digest": weights_digest(units, durations) if settings.shard_balance == "history" else None,
+        "group": settings.run_group,
+    }
+    return kept, dropped, record
+
+
+class RunSelection:
+    """After every other selection (-k, -m, --sample): record what the run holds (`run.inputs`), then keep
+    this machine's shard. Registered by the plugin in every process; under xdist, the workers (which
+    collect) hand both records to the controller (which writes the run)."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config, items: list) -> None:
+        from harness import xdist_support
+        from harness.run_state import SETTINGS
+
+        settings = config.stash[SETTINGS]
+        if config.option.collectonly and settings.shard is None:
+            return
+        config.stash[INPUTS] = _inputs(items, settings)
+        if settings.shard is not None:
+            kept, dropped, record = select(items, settings)
+            config.stash[SHARD] = record
+            if dropped:
+                config.hook.pytest_deselected(items=dropped)
+                items[:] = kept
+        if xdist_support.is_worker(config):
+            output = config.workeroutput  # type: ignore[attr-defined]
+            output[WORKER_INPUTS] = config.stash[INPUTS]
+            output[WORKER_SHARD] = config.stash.get(SHARD, None)
+
+    def pytest_report_collectionfinish(self, config: pytest.Config, items: list) -> list[str]:
+        record = config.stash.get(SHARD, None)
+        inputs = config.stash.get(INPUTS, None)
+        if record is None or inputs is None:
+            return []
+        return [
+            f"harness: shard {record['index']}/{record['count']} ({record['balance']}): {record['tasks']} of "
+            f"{inputs['tasks']} tasks, {record['items']} of {inputs['items']} items"
+        ]
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        """A shard with nothing to run (more shards than tasks) ends well: its empty run is still written."""
+        record = session.config.stash.get(SHARD, None)
+        if record is not None and record["items"] == 0 and exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+            session.exitstatus = pytest.ExitCode.OK
+
+
+class WorkerRecords:
+    """xdist only (registered when xdist is active): the controller takes the workers' records."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        output = getattr(node, "workeroutput", None) or {}
+        if WORKER_INPUTS in output and INPUTS not in self.config.stash:
+            self.config.stash[INPUTS] = output[WORKER_INPUTS]
+        if output.get(WORKER_SHARD) is not None and SHARD not in self.config.stash:
+            self.config.stash[SHARD] = output[WORKER_SHARD]
+
+
+def register(config: pytest.Config) -> None:
+    """Called by the plugin's pytest_configure."""
+    config.pluginmanager.register(RunSelection(config), "harness-run-selection")
+    from harness import xdist_support
+
+    if xdist_support.is_controller(config) and config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(WorkerRecords(config), "harness-worker-records")
+
+
+def is_shard(config: pytest.Config) -> bool:
+    from harness.run_state import SETTINGS
+
+    settings = config.stash.get(SETTINGS, None)
+    return settings is not None and settings.shard is not None
+
+
+def run_fields(config: pytest.Config) -> dict[str, Any]:
+    """What results.json's `run` gets from here: `inputs` always (when known), `shard` for a shard."""
+    fields: dict[str, Any] = {}
+    if INPUTS in config.stash:
+        fields["inputs"] = config.stash[INPUTS]
+    if SHARD in config.stash:
+        fields["shard"] = config.stash[SHARD]
+    elif is_shard(config):  # nothing reached the controller (no item ran anywhere): an empty shard
+        from harness.run_state import SETTINGS
+
+        settings = config.stash[SETTINGS]
+        index, count = settings.shard
+        fields["shard"] = {"index": index, "count": count, "balance": settings.shard_balance, "tasks": 0,
+                           "items": 0, "task_digest": digest([]), "history_digest": None,
+                           "group": settings.run_group}  # fmt: skip
+    return fields
+
+
+def provenance(meta: dict[str, Any]) -> str | None:
+    """One line for summary.md and report.html: the shard this run is, or the shards it was merged from."""
+    merged = meta.get("merged")
+    if merged:
+        group = f", run group {merged['group']}" if merged.get("group") else ""
+        runs = ", ".join(str(s.get("run_id")) for s in merged.get("shards") or [])
+        return f"merged from {merged['count']} shards ({merged.get('balance')}{group}): {runs}"
+    shard = meta.get("shard")
+    if shard:
+        return (
+            f"shard {shard['index']}/{shard['count']} ({shard.get('balance')}): {shard.get('tasks')} tasks, "
+            f"{shard.get('items')} items; `harness merge` joins the shards into one run"
+        )
+    return None
