@@ -141,6 +141,22 @@ def test_max_tokens_caps_the_answer(complete_local: Any) -> None:
     assert (choice["finish_reason"] == "length") == (result["usage"]["completion_tokens"] == 5)
 
 
+def test_a_reply_may_use_what_the_context_has_left_and_a_prompt_that_fills_it_is_refused(
+    complete_local: Any, count_tokens_local: Any
+) -> None:
+    """Asking for more tokens than the 2,048-token context has left is not an error (a judge's max_tokens
+    over a long prompt): the reply ends at the context's end at the latest. A prompt that fills the
+    context is refused, saying so."""
+    text = "The harbour cranes stood idle over the quay while the tide turned. " * 110  # ~1,500 tokens
+    prompt_tokens = count_tokens_local("smollm2", text)
+    assert 1_200 < prompt_tokens < 2_000
+    result = complete_local("smollm2", ask(text + "\nSummarise this.", temperature=0, max_tokens=1_500))
+    choice = assert_completion_shape(result)
+    assert result["usage"]["total_tokens"] <= 2_048 and choice["finish_reason"] in {"stop", "length"}
+    with pytest.raises(ModelError, match=r"fills the embedded model's 2048-token context"):
+        complete_local("smollm2", ask(text * 2, max_tokens=5))
+
+
 def test_stop_sequences_are_honoured(complete_local: Any) -> None:
     for stop in (".", "\n", ["e", "a"]):
         result = complete_local(

@@ -145,6 +145,12 @@ def complete_local(model: str, body: dict[str, Any]) -> dict[str, Any]:
     pool = _get_pool()
     with pool.tokenizer_lock:
         prompt, stops = _render_prompt(pool.first, request)
+    room = _N_CTX - len(prompt)
+    if room < 1:
+        raise ValueError(f"the prompt ({len(prompt)} tokens) fills the embedded model's {_N_CTX}-token context")
+    # A reply may use what the context has left, as llama.cpp's own server allows: asking for more than
+    # that is not an error, the reply ends at the context's end (finish_reason "length").
+    max_tokens = min(request.max_tokens, room)
     grammar = _grammar_for(request)
     engine = pool.acquire(prompt)
     # top_k=40 / min_p=0.05 stay at llama.cpp's defaults: without them a 135M model sampled at the
@@ -152,7 +158,7 @@ def complete_local(model: str, body: dict[str, Any]) -> dict[str, Any]:
     try:
         result = engine.llm.create_completion(
             prompt=prompt,
-            max_tokens=request.max_tokens,
+            max_tokens=max_tokens,
             temperature=request.temperature,
             top_p=request.top_p,
             seed=request.seed,
