@@ -102,12 +102,20 @@ def test_the_extraction_schema_has_one_list_per_kind_asked_for() -> None:
 
     from harness.benchmarks.recruitment.mapping import extraction_model
 
-    model = extraction_model(["companies", "research labs"])
-    assert set(model.model_json_schema()["properties"]) == {"companies", "research labs"}
+    model = extraction_model({"companies": 5, "research labs": 2})
+    schema = model.model_json_schema()
+    assert set(schema["properties"]) == {"companies", "research labs"}
+    # bounded in the schema, so a grammar-constrained reply always closes: 2 x quantity + 3 names
+    assert (
+        schema["properties"]["companies"]["maxItems"] == 13 and schema["properties"]["research labs"]["maxItems"] == 7
+    )
     parsed = model.model_validate({"companies": ["A"], "research labs": []})
     assert parsed.model_dump(by_alias=True) == {"companies": ["A"], "research labs": []}
     with pytest.raises(ValidationError):
         model.model_validate({"companies": ["A"], "schools": ["B"]})  # a kind nobody asked for
+    # a judge that lists more is cut to the bound in its own order, not refused
+    longer = model.model_validate({"companies": [f"C{i}" for i in range(40)], "research labs": ["L" * 500]})
+    assert longer.model_dump(by_alias=True) == {"companies": [f"C{i}" for i in range(13)], "research labs": ["L" * 120]}
 
 
 CM_SHORT = "inputs: {job_description: 'short', objects: []}"

@@ -17,22 +17,43 @@ import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, create_model
 
 from harness.benchmarks.recruitment.reference import normalized, parse_lists
 
-Name = Annotated[str, StringConstraints(max_length=200)]
+NAME_CHARS = 120
+Name = Annotated[
+    str,
+    BeforeValidator(lambda v: v[:NAME_CHARS] if isinstance(v, str) else v),
+    StringConstraints(max_length=NAME_CHARS),
+]
 MAX_NAMES = 300
 EXTRACT_SETTINGS = {"temperature": 0, "max_tokens": 1500}
 EXTRACT_TEMPLATE = "recruitment/extract_company_mapping.j2"
 
 
-def extraction_model(kinds: list[str]) -> type[BaseModel]:
-    """The validated shape of an extraction: one list of names per kind asked for (nothing else)."""
+def listed(quantity: int) -> int:
+    """How many names per kind a reading lists: the quantity, room for names the answer does not contain
+    (dropped before the cut) and enough surplus to show what the cut removed. Bounded so that a grammar-
+    constrained reply always closes, and an over-long one is truncated rather than refused."""
+    return min(MAX_NAMES, 2 * quantity + 3)
+
+
+def _first(limit: int) -> Any:
+    return BeforeValidator(lambda v: v[:limit] if isinstance(v, list) else v)
+
+
+def extraction_model(quantities: dict[str, int]) -> type[BaseModel]:
+    """The validated shape of an extraction: one list of names per kind asked for (nothing else), each at
+    most `listed(quantity)` long (its schema says so; longer lists are cut to it, in order)."""
     fields: dict[str, Any] = {}
-    for kind in kinds:
+    for kind, quantity in quantities.items():
         attribute = re.sub(r"\W+", "_", kind.strip().lower()).strip("_") or "kind"
-        fields[attribute] = (list[Name], Field(default_factory=list, alias=kind, max_length=MAX_NAMES))
+        bound = listed(quantity)
+        fields[attribute] = (
+            Annotated[list[Name], _first(bound)],
+            Field(default_factory=list, alias=kind, max_length=bound),
+        )
     return create_model(  # type: ignore[call-overload, no-any-return]
         "MappingLists", __config__=ConfigDict(extra="forbid", populate_by_name=True), **fields
     )
@@ -103,11 +124,11 @@ async def read_answer(ctx: Any, task: Any, answer: str, reference: bool) -> Read
         return settle(answer, parse_lists(answer, kinds, known), quantities, by="reference parser")
     from harness.judge import Untrusted
 
-    model = extraction_model(kinds)
+    model = extraction_model(quantities)
     with ctx.stage("extract"):
         verdict = await ctx.judge_first(
             EXTRACT_TEMPLATE,
-            {"task": task.inputs, "answer": Untrusted(answer)},
+            {"task": task.inputs, "answer": Untrusted(answer), "listed": {k: listed(q) for k, q in quantities.items()}},
             model,
             settings=EXTRACT_SETTINGS,
             name="extract lists",
