@@ -20,14 +20,19 @@ class HarnessError(Exception):
 
 class SystemFailure(HarnessError):
     """The system under test failed the task itself (the item scores 0; the reason is kept, and the answer
-    it gave, when there was one)."""
+    it gave, when there was one). `metrics` holds what the benchmark still knows of the attempt: values it
+    measured anyway (tokens spent) and None for metrics that do not apply; every other bounded metric of
+    its tables counts at the bottom of its scale (harness.report.tables)."""
 
     kind = "system"
     fault = "system"
 
-    def __init__(self, message: str, *, answer: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, answer: str | None = None, metrics: dict[str, float | None] | None = None
+    ) -> None:
         super().__init__(message)
         self.answer = answer
+        self.metrics: dict[str, float | None] = dict(metrics or {})
 
 
 class TaskFileError(HarnessError):

@@ -57,7 +57,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if xdist_support.is_controller(config) and config.pluginmanager.hasplugin("xdist"):
         local = state.local_endpoint.to_json() if state.local_endpoint is not None else None
         config.pluginmanager.register(xdist_support.ControllerHooks(run_id, state, local), "harness-xdist-controller")
-    _prewarm_http_client(config, settings)
+    state.prewarm = _prewarm_http_client(config, settings)
 
 
 def run_project(config: pytest.Config) -> Path:
@@ -88,20 +88,25 @@ def _serve_local_model(config: pytest.Config, settings: Any, state: RunState) ->
     state.local_endpoint = state.local_model.endpoint
 
 
-def _prewarm_http_client(config: pytest.Config, settings: Any) -> None:
+def _prewarm_http_client(config: pytest.Config, settings: Any) -> Any:
     """Import the HTTP client in the background while pytest collects: the first call needs it, and its
     import (about 0.1 s) would otherwise delay the first wave of calls. Only for runs that will call a
-    remote model (not on the xdist controller, which makes no calls, nor for --collect-only)."""
-    if config.option.collectonly or not _may_run_tasks(config):
-        return
+    remote model (not on the xdist controller, which makes no calls, nor for --collect-only or
+    --estimate). The thread is returned, to be joined before the process exits: an import still running
+    while the interpreter shuts down can crash it (OpenSSL's exit clean-up races the SSL context aiohttp
+    builds as it loads)."""
+    if config.option.collectonly or config.option.estimate or not _may_run_tasks(config):
+        return None
     if xdist_support.is_controller(config) and getattr(config.option, "numprocesses", None):
-        return
+        return None
     if all(m.startswith("local/") for m in [settings.model, *settings.judge_models]):
-        return
+        return None
     import importlib
     import threading
 
-    threading.Thread(target=importlib.import_module, args=("aiohttp",), name="harness-prewarm", daemon=True).start()
+    thread = threading.Thread(target=importlib.import_module, args=("aiohttp",), name="harness-prewarm", daemon=True)
+    thread.start()
+    return thread
 
 
 def _check_system_under_test(settings: Any, state: RunState) -> None:
@@ -405,6 +410,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(RUN_STATE, None)
     if state is not None:
         _stop_local_model(state)
+        if state.prewarm is not None:
+            state.prewarm.join(timeout=30)
 
 
 @pytest.hookimpl(trylast=True)

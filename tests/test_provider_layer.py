@@ -326,6 +326,31 @@ def test_local_embeddings_through_the_client_are_cached(tmp_path: Path) -> None:
     assert second.cache_hit and again == vectors
 
 
+def test_the_embedded_engines_revision_is_part_of_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new default reply cap (or new weights) must not serve replies cached under the old one."""
+    pytest.importorskip("llama_cpp")
+    import harness.llm.client as client_module
+
+    request = ChatRequest.build("local/smollm2", [{"role": "user", "content": "Say hi."}], temperature=0, max_tokens=4)
+
+    def call() -> CallRecord:
+        client = make_client(tmp_path, "auto")
+
+        async def go() -> CallRecord:
+            try:
+                return (await client.chat(request, namespace="sut", task_version=1))[1]
+            finally:
+                await client.close()
+
+        return asyncio.run(go())
+
+    first, again = call(), call()
+    monkeypatch.setattr(client_module, "ENGINE_REVISION", "another-gguf;n_ctx=2048;default_max_tokens=1024")
+    changed = call()
+    assert not first.cache_hit and again.cache_hit and again.key == first.key
+    assert not changed.cache_hit and changed.key != first.key
+
+
 def test_openai_without_a_key_fails_at_once_with_a_clear_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

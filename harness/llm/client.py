@@ -36,6 +36,7 @@ from harness.llm.transports import (
     OpenAICompatibleTransport,
     Transport,
 )
+from harness.local.revision import ENGINE_REVISION, LOCAL_CHAT_MODELS
 from harness.secrets import Redactor, redact_text
 
 ROUTES = ("auto", "openai", "litellm")
@@ -176,7 +177,7 @@ class LLMClient:
         payload = {"messages": list(request.messages), **request.settings}
         parts = key_parts(
             namespace,
-            model=request.model,
+            model=_keyed_model(request.model),
             api_base=request.api_base,
             payload=payload,
             template_hash=template_hash,
@@ -533,3 +534,11 @@ class LLMClient:
         for transport in self._transports.values():
             await transport.close()
         await asyncio.to_thread(self.cache.flush)
+
+
+def _keyed_model(model: str) -> str:
+    """The model as the cache key names it: an embedded chat model carries its engine's revision, so a
+    change of weights, context or default reply cap never serves replies cached under the old one."""
+    if model.startswith("local/") and model.removeprefix("local/") in LOCAL_CHAT_MODELS:
+        return f"{model}@{ENGINE_REVISION}"
+    return model

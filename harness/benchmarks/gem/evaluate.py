@@ -21,7 +21,7 @@ from harness.result import describe_exception
 from harness.scores import Scores
 
 # A verdict is a bounded analysis and three codes: 400 tokens always close it, and leave room for long answers
-# in the embedded model's 2,048-token context. Temperature 0 and top_p 0.9, as the paper's judges.
+# in the embedded model's 4,096-token context. Temperature 0 and top_p 0.9, as the paper's judges.
 JUDGE_SETTINGS = {"temperature": 0, "top_p": 0.9, "max_tokens": 400}
 QUANTITATIVE = ("response_flow", "response_coherence", "ad_flow", "ad_coherence", "injection_rate", "ctr")
 
@@ -77,6 +77,19 @@ def solution_cost(ctx: Any) -> dict[str, float | None]:
         "cost_overall": 0.5 * input_tokens + output_tokens,
         "cost_usd": None if usd is None else round(usd, 8),
     }
+
+
+def failure_metrics(ctx: Any) -> dict[str, float | None]:
+    """What a failed attempt still has in Tables 3 and 6: the tokens it spent, and None for what does not
+    apply to it (no ad was placed, so no ad flow or coherence; CTR outside the search scenario; a judged
+    metric the task does not ask for). Response flow and coherence, injection rate, CTR and the judged
+    metrics it asked for count at 0 (harness.report.tables)."""
+    inputs = ctx.task.inputs
+    metrics: dict[str, float | None] = {"ad_flow": None, "ad_coherence": None, **solution_cost(ctx)}
+    if not (inputs.scenario == "search" and inputs.candidates):
+        metrics["ctr"] = None
+    metrics.update({name: None for name in BY_NAME if name not in ctx.task.scoring.judges})
+    return metrics
 
 
 def rules(ctx: Any) -> tuple[str, str]:
