@@ -148,9 +148,11 @@ class Sandbox:
                 args += ["--ro-bind", path, path]
         for path in ETC_READ_ONLY:
             args += ["--ro-bind-try", path, path]
+        # The private /tmp first: a mount made after it may sit inside it (a project cloned under /tmp
+        # has its virtual environment there), one made before it would be hidden by it.
+        args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
         for path in _python_paths():
             args += ["--ro-bind", str(path), str(path)]
-        args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
         args += ["--bind", str(folder), AGENT_HOME]
         for item in self.files:
             target = item.target if item.target.startswith("/") else f"{AGENT_HOME}/{item.target}"

@@ -4,6 +4,7 @@ files reach them. The agents here report what they observe as their answer; the 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -174,3 +175,31 @@ def test_the_agents_environment_is_an_allow_list(tmp_path: Path) -> None:
     env = sandbox.Sandbox.environment(chosen, base, {"OPENAI_API_KEY": "hk-item-1"}, tmp_path)
     assert set(env) == {"PATH", "LANG", "NODE_OPTIONS", "HOME", "TMPDIR", "OPENAI_API_KEY"}
     assert env["HOME"] == str(tmp_path)
+
+
+@pytest.mark.needs_bwrap
+def test_a_python_installed_under_tmp_stays_visible_in_the_sandbox(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A project cloned under /tmp has its virtual environment there: the sandbox's private /tmp must not
+    hide it (the agent's `python` and the MCP bridge live in it)."""
+    import subprocess
+
+    from harness import sandbox
+
+    venv = tmp_path / "clone" / ".venv" / "bin"  # tmp_path is under /tmp, as a clone in /tmp/x would be
+    venv.mkdir(parents=True)
+    (venv / "python").write_text("#!/bin/sh\necho interpreter reached\n")
+    (venv / "python").chmod(0o755)
+    monkeypatch.setattr(sandbox, "_python_paths", lambda: [venv.parent])
+    chosen = sandbox.Sandbox("bwrap", tmp_path / "project", [])
+    folder = chosen.folder_for("item")
+    try:
+        done = subprocess.run(
+            chosen.argv(str(venv / "python"), folder, None),
+            env=chosen.environment(dict(os.environ), {}, folder),
+            capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+    finally:
+        chosen.close()
+    assert done.returncode == 0 and done.stdout.strip() == "interpreter reached", done.stderr
