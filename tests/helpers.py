@@ -14,6 +14,10 @@ from typing import Any
 from harness.testing import StubProcess
 
 REPO = Path(__file__).resolve().parent.parent
+# The GEM-Bench release (third-party data, never committed): beside the repository, or where
+# GEM_BENCH_RELEASE points. Tests that need it skip, saying where they looked.
+GEM_RELEASE = Path(os.environ.get("GEM_BENCH_RELEASE") or REPO.parent / "shared" / "data" / "gem-bench")
+GEM_RELEASE_MISSING = f"the GEM-Bench release is not at {GEM_RELEASE} (set GEM_BENCH_RELEASE to its folder)"
 SAMPLE = REPO / "evals" / "sample"
 
 

@@ -11,19 +11,19 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import REPO
+from helpers import GEM_RELEASE, GEM_RELEASE_MISSING, REPO
 
 from harness.benchmarks.gem.importer import OFFICIAL_COUNTS, ImportError_, import_gem_bench
 from harness.task import load_task_file
 
-RELEASE = REPO.parent / "shared" / "data" / "gem-bench"
-needs_release = pytest.mark.skipif(not RELEASE.is_dir(), reason=f"the GEM-Bench release is not at {RELEASE}")
+RELEASE = GEM_RELEASE
+needs_release = pytest.mark.skipif(not RELEASE.is_dir(), reason=GEM_RELEASE_MISSING)
 
 
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int]]:
     if not RELEASE.is_dir():
-        pytest.skip(f"the GEM-Bench release is not at {RELEASE}")
+        pytest.skip(GEM_RELEASE_MISSING)
     out = tmp_path_factory.mktemp("gem") / "evals" / "gem" / "imported"
     result = import_gem_bench(RELEASE, out)
     return out, result.counts

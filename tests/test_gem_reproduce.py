@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import REPO, Project, stub_args
+from helpers import GEM_RELEASE, GEM_RELEASE_MISSING, REPO, Project, stub_args
 
 from harness.testing import StubProcess
 
@@ -339,10 +339,10 @@ def compare(project: Project, base: Path, new: Path) -> str:
     return done.stdout
 
 
-RELEASE = REPO.parent / "shared" / "data" / "gem-bench"
+RELEASE = GEM_RELEASE
 
 
-@pytest.mark.skipif(not RELEASE.is_dir(), reason=f"the GEM-Bench release is not at {RELEASE}")
+@pytest.mark.skipif(not RELEASE.is_dir(), reason=GEM_RELEASE_MISSING)
 def test_a_run_on_a_modified_copy_of_the_release_is_marked_modified(project: Project, stub: StubProcess) -> None:
     copy = project.root / "release"
     shutil.copytree(RELEASE, copy)
