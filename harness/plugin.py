@@ -426,8 +426,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     _stop_local_model(state)
     from harness.sharding import is_shard
 
-    if xdist_support.is_worker(config) or config.option.collectonly:
-        return
+    if xdist_support.is_worker(config) or config.option.collectonly or config.option.estimate:
+        return  # an estimate makes no call and writes no run (not even a shard's)
     if not state.results and not is_shard(config):  # a shard's run is written even empty: the merge needs it
         return
     from harness.report.writer import write_run

@@ -110,6 +110,7 @@ def test_estimate_and_runs_work_per_shard_and_record_it(project: Project, stub: 
         counts.append(int(line.split()[1]))
         assert "harness: shard " in out.stdout and "of 12 tasks" in out.stdout
     assert sum(counts) == 24 and all(c % 2 == 0 for c in counts)  # whole tasks: both repeats together
+    assert not (project.report_dir / "LATEST").exists()  # an estimate writes no run, not even a shard's
     run = project.pytest("evals", *stub_args(stub), "--shard", "2/3", "--repeats", "2", "--no-html").run
     shard, inputs = run["run"]["shard"], run["run"]["inputs"]
     assert (shard["index"], shard["count"], shard["balance"], shard["items"]) == (2, 3, "hash", counts[1])
