@@ -9,9 +9,10 @@ or Valkey.
   entry.
 - The ledger: `harness:v1:spend:<group>`, micro-dollars added atomically (INCRBY) by every shard.
 
-A server that cannot be used (refused, wrong db, failed authentication, not a Redis, too old, read-only)
-is one line naming --cache-url before anything runs (`connect`); one that fails during the run makes the
-affected calls fail as harness errors (`CacheUnavailableError`), never a silent miss that pays again.
+A server that cannot be used (refused, wrong db, failed authentication, not a Redis, too old, read-only,
+or one that evicts keys when full) is one line naming --cache-url before anything runs (`connect`); one
+that fails during the run makes the affected calls fail as harness errors (`CacheUnavailableError`), never
+a silent miss that pays again.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ _PLACES = "expected redis://[[user]:password@]host[:port][/db], rediss://... (TL
 
 def connect(url: str, *, timeout_s: float = TIMEOUT_S) -> Any:
     """A client for `url`, checked before any call is paid: it answers, it is Redis 6+ (or Valkey), the db
-    exists, the credentials work and it accepts writes. Any problem is one ConfigError line."""
+    exists, the credentials work, it evicts nothing when full and it accepts writes. Any problem is one
+    ConfigError line."""
     import redis
 
     shown = redact_url(url)
@@ -55,6 +57,7 @@ def connect(url: str, *, timeout_s: float = TIMEOUT_S) -> Any:
         client.ping()
         info = client.info("server")
         _check_version(info, shown)
+        _check_eviction(client.info("memory"), shown)
         probe = f"{PREFIX}:probe:{secrets.token_hex(8)}"
         client.set(probe, b"1", px=10_000)
         client.delete(probe)
@@ -77,6 +80,25 @@ def _check_version(info: dict[str, Any], shown: str) -> None:
         raise ConfigError(f"--cache-url {shown}: the server is Redis {text}; the shared cache needs Redis 6+ or Valkey")
 
 
+def _check_eviction(info: dict[str, Any], shown: str) -> None:
+    """Refuse a server that evicts keys when it reaches maxmemory: an `allkeys-*` policy may drop anything,
+    a `volatile-*` one drops keys with a time to live first, which are exactly the claims and the --max-cost
+    ledger. A dropped claim pays a call twice; a dropped ledger restarts the budget. `noeviction` (Redis's
+    default) refuses writes instead, which the run reports as `cache` errors. Without maxmemory nothing is
+    evicted, whatever the policy. A server that does not say (a proxy hiding INFO's memory section) passes."""
+    policy = str(info.get("maxmemory_policy", "noeviction"))
+    try:
+        limit = int(info.get("maxmemory", 0) or 0)
+    except (TypeError, ValueError):
+        limit = 0
+    if limit > 0 and policy.startswith(("allkeys-", "volatile-")):
+        size = info.get("maxmemory_human") or f"{limit} bytes"
+        raise ConfigError(
+            f"--cache-url {shown}: the server evicts keys when full (maxmemory {size}, maxmemory-policy {policy}), "
+            "which can drop a call's claim or the --max-cost ledger and pay twice; set maxmemory-policy noeviction"
+        )
+
+
 def _problem(exc: Exception, client: Any) -> str:
     """What went wrong, in words, from a redis-py exception met while checking the server."""
     import redis
@@ -89,8 +111,8 @@ def _problem(exc: Exception, client: Any) -> str:
     if "DB index" in text or "invalid DB" in text:
         db = client.connection_pool.connection_kwargs.get("db", 0)
         return f"db {db} does not exist on this server ({text})"
-    if "READONLY" in text:
-        return f"the server is a read-only replica: point at the primary ({text})"
+    if isinstance(exc, redis.ReadOnlyError) or "READONLY" in text:
+        return f"the server is a read-only replica: point --cache-url at the primary ({text})"
     if "NOPERM" in text:
         return f"the user may not read and write keys ({text})"
     if isinstance(exc, redis.TimeoutError):

@@ -143,6 +143,29 @@ def test_an_unusable_server_is_one_line(tmp_path: Path, fresh_stub: Any) -> None
         assert "redis-pw-1234" not in message and "not-the-password" not in message
 
 
+def test_a_read_only_replica_and_an_evicting_server_are_named(tmp_path: Path) -> None:
+    """A replica refuses writes: say so (not "does not speak Redis"). A server that evicts keys when full could
+    drop a claim or the ledger (a call paid twice): refused before any call, whatever evicting policy it has."""
+    messages = {}
+    setups = {
+        "replica": ("--replicaof", "127.0.0.1", str(free_port())),  # a replica (of nobody here) is read-only
+        "allkeys": ("--maxmemory", "64mb", "--maxmemory-policy", "allkeys-lru"),
+        "volatile": ("--maxmemory", "64mb", "--maxmemory-policy", "volatile-ttl"),
+    }
+    for name, extra in setups.items():
+        with running_redis(tmp_path / name, *extra) as server:
+            with pytest.raises(ConfigError) as caught:
+                connect(server.url())
+            messages[name] = str(caught.value)
+    assert "read-only replica" in messages["replica"] and "does not speak Redis" not in messages["replica"]
+    assert "maxmemory-policy allkeys-lru" in messages["allkeys"] and "noeviction" in messages["allkeys"]
+    assert "maxmemory-policy volatile-ttl" in messages["volatile"]
+    assert all(m.startswith("--cache-url redis://") and "\n" not in m for m in messages.values())
+    for extra in (("--maxmemory", "64mb", "--maxmemory-policy", "noeviction"), ("--maxmemory-policy", "allkeys-lru")):
+        with running_redis(tmp_path / "fine", *extra) as server:  # refuses writes when full / never full: fine
+            connect(server.url()).close()
+
+
 def test_an_unusable_server_stops_the_run_before_any_call(project: Project, fresh_stub: Any) -> None:
     project.copy_sample()
     url = f"redis://:hunter2-secret@127.0.0.1:{free_port()}/0"
