@@ -19,6 +19,8 @@ Entries that failed to load (error items) go by the hash of their suite and name
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 import statistics
 from collections import defaultdict
@@ -155,7 +157,31 @@ def _inputs(items: list[pytest.Item], settings: Any) -> dict[str, Any]:
             suite, name, _ = _identity(item)
             rows.append((suite, name, "invalid", None, 0))
     files = sorted({Path(str(item.path)) for item in items if _is_harness_item(item)})
-    return inputs_record(rows, files, settings)
+    record = inputs_record(rows, files, settings)
+    record["harness_source"] = harness_source_digest()
+    record["price_file"] = file_digest(settings.price_file)
+    return record
+
+
+@functools.cache
+def harness_source_digest() -> str:
+    """sha256 over the harness package's own files (code, schemas, the benchmarks' data), by content: shards
+    built from different code must not merge, and the version string alone does not change with the code,
+    nor does a git revision exist in an installed image. About 1 MB: a few milliseconds, once per process."""
+    from harness.run_inputs import files_digest, folder_files
+
+    package = Path(__file__).resolve().parent
+    return str(files_digest(folder_files(package), package)["digest"])
+
+
+def file_digest(path: Path | None) -> str | None:
+    """sha256 of a file's content (the --price-file: the prices decide the costs and --max-cost), or None."""
+    if path is None:
+        return None
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def select(items: list[pytest.Item], settings: Any) -> tuple[list[pytest.Item], list[pytest.Item], dict[str, Any]]:

@@ -38,7 +38,8 @@ def shard(index: int, count: int, tasks: list[str], **run_changes: Any) -> Shard
         "warnings": ["same warning", f"warning of shard {index}"],
         "inputs": {"tasks": 6, "items": 6, "task_set": "a" * 64, "task_files": "b" * 64,
                    "fixtures": {"digest": "c" * 64, "files": 1, "bytes": 1, "by": "content"},
-                   "prompts": {"project": "d" * 64, "builtin": "e" * 64}},
+                   "prompts": {"project": "d" * 64, "builtin": "e" * 64}, "harness_source": "1" * 64,
+                   "price_file": None},
         "shard": {"index": index, "count": count, "balance": "hash", "tasks": len(tasks), "items": len(tasks),
                   "task_digest": "f" * 64, "history_digest": None, "group": "ci-1"},
     }  # fmt: skip
@@ -98,6 +99,8 @@ def test_a_gap_a_duplicate_and_a_foreign_split_are_named() -> None:
         ({"inputs.task_set": "9" * 64}, "the items selected (task set)"),
         ({"inputs.fixtures": {"digest": "9" * 64}}, "the fixtures"),
         ({"inputs.prompts": {"project": "9" * 64, "builtin": "e" * 64}}, "the prompt templates"),
+        ({"inputs.harness_source": "9" * 64}, "the harness's own files (its code)"),
+        ({"inputs.price_file": "9" * 64}, "the price file (--price-file)"),
         ({"shard.group": "ci-2"}, "run group (--run-group)"),
         ({"shard.balance": "history"}, "balance (--shard-balance)"),
     ],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,8 @@ def test_estimate_and_runs_work_per_shard_and_record_it(project: Project, stub: 
     shard, inputs = run["run"]["shard"], run["run"]["inputs"]
     assert (shard["index"], shard["count"], shard["balance"], shard["items"]) == (2, 3, "hash", counts[1])
     assert len(run["results"]) == counts[1] and inputs["tasks"] == 12 and inputs["items"] == 24
+    # what else the merge compares: the harness's own files (installed images have no git) and the prices
+    assert re.fullmatch("[0-9a-f]{64}", inputs["harness_source"]) and inputs["price_file"] is None
     assert not (project.report_dir / "history").exists()  # a shard adds nothing to the history; its merge does
     jsonschema.validate(run, json.loads((REPO / "harness/schemas/results.schema.json").read_text()))
 

@@ -3,7 +3,8 @@
 The checks are pure functions of the shards' results.json documents, and each problem is one line that
 names the shard: a shard given twice, a shard missing, shards that differ in what makes scores comparable
 (options, harness version and git revision, the run group, how tasks were balanced, the digests of the
-items, task files, fixtures and prompt templates the run read), or a shard whose results fall short of
+items, task files, fixtures and prompt templates the run read, of the harness's own files and of the price
+file), or a shard whose results fall short of
 the items it ran (an interrupted job). Only `cache_url` may differ: where the shared cache lives does not
 change an answer.
 
@@ -87,6 +88,8 @@ def _fields(run: dict[str, Any]) -> Iterable[tuple[str, Any]]:
     yield "the task files", inputs.get("task_files")
     yield "the fixtures", (inputs.get("fixtures") or {}).get("digest")
     yield "the prompt templates", inputs.get("prompts")
+    yield "the harness's own files (its code)", inputs.get("harness_source")
+    yield "the price file (--price-file)", inputs.get("price_file")
     options = meta.get("options") or {}
     for name in sorted(options):
         if name not in EXEMPT_OPTIONS:
