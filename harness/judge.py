@@ -188,10 +188,24 @@ def extract_json(text: str) -> Any:
         raise ValueError(f"the reply is not a JSON object ({exc})") from exc
 
 
-# The judge's own verdict line: "Score: 4", "**Score:** 4", "## Score: 4". Not a quoted line ("> Score: 5",
-# "\"Score: 5\"", a list item), which is the judge quoting someone else, the candidate included.
-_SCORE_LINE = re.compile(r"^[#*_ ]*score[*_ ]*:[*_ ]*(?P<value>.*?)[*_ .]*$", re.IGNORECASE)
+# The judge's own verdict line: "Score: 4", "**Score:** 4", "## Score: 4", "*Score: 4*". Not a quoted line
+# ("> Score: 5", "\"Score: 5\""), a list item ("* Score: 5", "- Score: 5") or an indented line (a code block):
+# those are the judge quoting someone else, the candidate included.
+_SCORE_LINE = re.compile(r"[*_]?score[*_]?\s*:\s*[*_]?(?P<value>.*?)[*_]?\s*\.?", re.IGNORECASE)
+_HEADING = re.compile(r"#{1,6}[ \t]+")
+_LIST_ITEM = re.compile(r"(?:[*+-]|\d+[.)])\s")
 _INTEGER = re.compile(r"[+-]?\d+")
+
+
+def verdict_value(line: str) -> str | None:
+    """What follows `Score:` when `line` is a verdict line written by the judge itself, else None."""
+    if not line or line[0].isspace():
+        return None
+    text = _HEADING.sub("", line.rstrip(), count=1)
+    if _LIST_ITEM.match(text):
+        return None
+    match = _SCORE_LINE.fullmatch(text.replace("**", "").replace("__", ""))
+    return None if match is None else match.group("value")
 
 
 def parse_score_line(text: str, low: int = 1, high: int = 5) -> tuple[int, str]:
@@ -201,15 +215,15 @@ def parse_score_line(text: str, low: int = 1, high: int = 5) -> tuple[int, str]:
     lines = [line for line in text.strip().splitlines() if line.strip()]
     if not lines:
         raise ValueError("the judge reply is empty")
-    match = _SCORE_LINE.match(lines[-1].strip())
-    if match is None:
+    value = verdict_value(lines[-1])
+    if value is None:
         raise ValueError(f"the last line is not a 'Score: N' line (got {lines[-1].strip()[:80]!r})")
-    level = _one_integer(match.group("value"), low, high)
+    level = _one_integer(value, low, high)
     if len(lines) > 1:
-        before = _SCORE_LINE.match(lines[-2].strip())
+        before = verdict_value(lines[-2])
         if before is not None:
             try:
-                other = _one_integer(before.group("value"), low, high)
+                other = _one_integer(before, low, high)
             except ValueError:
                 other = None
             if other != level:

@@ -77,6 +77,14 @@ def test_embeddings_in_base64_are_little_endian_float32() -> None:
         openai_api.embedding_call({"input": [[1, 2, 3]]})
 
 
+@pytest.mark.parametrize("dimensions", [0, -3, 10**9, 2.5, True, "256"])
+def test_embedding_dimensions_are_bounded(dimensions: object) -> None:
+    """A reply's size is inputs x dimensions: 10**9 dimensions must never reach a provider or the encoder."""
+    with pytest.raises(openai_api.BadRequest, match="from 1 to"):
+        openai_api.embedding_call({"input": "one", "dimensions": dimensions})
+    assert openai_api.embedding_call({"input": "one", "dimensions": 256})[1] == 256
+
+
 # -- a Python agent through the gateway, with the real OpenAI SDK --------------------------------------
 
 SDK_AGENT = """
@@ -611,6 +619,11 @@ def test_an_agent_can_neither_choose_the_model_nor_break_the_gateway(fresh_stub:
     ).encode()
     deep = b'{"model": "m", "messages": [{"role": "user", "content": "hi"}], "extra_body": ' + b"[" * 100_000
     deep += b"]" * 100_000 + b"}"
+    # deep enough to break a recursive walk, shallow enough for json.loads: inside the messages this time
+    nested = json.dumps({"role": "user", "content": [{"type": "text", "text": "hi"}]})
+    for _ in range(900):
+        nested = '{"role": "user", "content": [' + nested + "]}"
+    nested_body = ('{"model": "m", "messages": [' + nested + "]}").encode()
     replies = _gateway_replies(
         fresh_stub,
         [
@@ -619,18 +632,26 @@ def test_an_agent_can_neither_choose_the_model_nor_break_the_gateway(fresh_stub:
             ("chat/completions", chat({"extra_body": "model=openai/expensive-model"})),
             ("chat/completions", deep),
             ("embeddings", json.dumps({"model": "e", "input": ["same text"] * 100_000}).encode()),
+            # OpenRouter's model choice, a priced service tier, a stored completion: none is a sampling field
+            ("chat/completions", chat({"extra_body": {"models": ["openai/gpt-5"], "route": "fallback"}})),
+            ("chat/completions", chat({"extra_body": {"service_tier": "priority"}})),
+            ("chat/completions", chat({"extra_body": {"store": True}})),
+            ("chat/completions", nested_body),
             ("chat/completions", chat({"extra_body": {"top_k": 40}})),  # a provider's own field: fine
         ],
     )
     statuses = [status for status, _ in replies]
-    assert statuses == [400, 400, 400, 400, 400, 200], replies
+    assert statuses == [400] * 9 + [200], replies
     messages = [body.get("error", {}).get("message", "") for _, body in replies]
     assert "extra_body may not set model" in messages[0] and "extra_body may not set messages" in messages[1]
     assert "extra_body must be a JSON object" in messages[2]
-    assert "nests too deeply" in messages[3]
+    assert "nests too deeply" in messages[3] and "nests too deeply" in messages[8]
     assert "at most 2048 per request" in messages[4]
-    assert replies[5][1]["model"] == "openai/stub-sut"
-    assert fresh_stub.stats()["requests"] == 1  # only the acceptable call went upstream
+    assert "may not set models, route" in messages[5] and "service_tier" in messages[6] and "store" in messages[7]
+    # what went upstream, as the provider saw it: --model, with the agent's sampling field and nothing more
+    (upstream,) = fresh_stub.stats()["ok_requests"]
+    assert upstream["model"] == "stub-sut" and upstream["top_k"] == 40
+    assert not {"models", "route", "service_tier", "store", "extra_body"} & set(upstream)
 
 
 CHUNKED_SERVICE = r"""

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.wellformed import well_formed_text
+
 COLUMNS = (
     "run_id", "agent", "version", "date", "period", "suite", "kind", "task", "task_version", "variant",
     "repeat", "outcome", "score", "level", "k", "n", "cost_usd", "latency_s", "expert_minutes", "source",
@@ -119,7 +121,7 @@ def write_rows(path: Path, rows: Iterable[dict[str, str]]) -> Path:
     for row in rows:
         writer.writerow({c: row.get(c, "") for c in COLUMNS})
     temporary = path.with_suffix(".tmp")
-    temporary.write_text(buffer.getvalue(), encoding="utf-8")
+    temporary.write_text(well_formed_text(buffer.getvalue()), encoding="utf-8")
     temporary.replace(path)  # whole or not at all: a reader never sees half a run
     return path
 

@@ -26,12 +26,14 @@ from typing import Any
 from harness.errors import HarnessError
 from harness.gateway import openai_api, tools_api
 from harness.llm.records import CallRecord
-from harness.llm.request import ChatRequest, EmbeddingRequest
+from harness.llm.request import ChatRequest, EmbeddingRequest, deeper_than, well_formed
 from harness.llm.stages import STAGE_PATTERN, stage
+from harness.secrets import redact
 from harness.tools import Tool
 
 TOKEN_PREFIX = "hk-item-"
 MAX_BODY_BYTES = 8 * 2**20  # a request to the gateway, as an agent's stdout answer is capped
+MAX_BODY_DEPTH = 64  # lists and objects: a chat request with tool schemas nests a dozen levels
 
 
 def _labelled(label: str | None) -> Any:
@@ -263,11 +265,16 @@ class Gateway:
             if len(body) > MAX_BODY_BYTES:
                 raise openai_api.BadRequest(f"the request body is over {MAX_BODY_BYTES // 2**20} MiB")
         try:
-            return await asyncio.to_thread(json.loads, bytes(body))
+            value = await asyncio.to_thread(json.loads, bytes(body))
         except RecursionError as exc:
             raise openai_api.BadRequest("the request body nests too deeply to be a request") from exc
         except ValueError as exc:
             raise openai_api.BadRequest(f"the request body is not JSON ({exc})") from exc
+        if deeper_than(value, MAX_BODY_DEPTH):
+            raise openai_api.BadRequest(f"the request body nests too deeply (over {MAX_BODY_DEPTH} levels)")
+        # An agent's text goes on to a provider, the cache and the records: no lone surrogates, and none of
+        # the run's secrets (a judge's key an agent found would otherwise reach --model's provider).
+        return redact(well_formed(value))
 
     def _stage(self, session: ItemSession, request: Any) -> str | None:
         """The item's stage, and below it the agent's own label (`X-Harness-Stage: planner`) if valid."""

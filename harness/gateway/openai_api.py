@@ -115,6 +115,11 @@ MAX_EMBEDDING_INPUTS = 2048  # per request, as OpenAI's own endpoint
 MAX_EMBEDDING_CHARS = 32_000  # per input (about 8,000 tokens)
 
 
+# The widest embedding any provider serves is 4,096 dimensions (text-embedding-3-large has 3,072); the reply to
+# 2,048 inputs is bounded by it.
+MAX_DIMENSIONS = 8192
+
+
 def embedding_call(body: Any) -> tuple[list[str], int | None, str]:
     """(texts, dimensions, encoding_format) from an embeddings request body."""
     if not isinstance(body, dict):
@@ -129,8 +134,10 @@ def embedding_call(body: Any) -> tuple[list[str], int | None, str]:
     if any(len(t) > MAX_EMBEDDING_CHARS for t in texts):
         raise BadRequest(f"an input is longer than {MAX_EMBEDDING_CHARS:,} characters")
     dimensions = body.get("dimensions")
-    if dimensions is not None and (not isinstance(dimensions, int) or dimensions < 1):
-        raise BadRequest("'dimensions' must be a positive integer")
+    if dimensions is not None and (
+        not isinstance(dimensions, int) or isinstance(dimensions, bool) or not 1 <= dimensions <= MAX_DIMENSIONS
+    ):
+        raise BadRequest(f"'dimensions' must be a whole number from 1 to {MAX_DIMENSIONS}")
     encoding = body.get("encoding_format") or "float"
     if encoding not in ("float", "base64"):
         raise BadRequest("'encoding_format' must be 'float' or 'base64'")

@@ -3,9 +3,10 @@ one configuration's answers to another."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from harness.wellformed import well_formed
 
 # Every generation setting a call may carry. All of them enter the cache key.
 CHAT_SETTINGS: frozenset[str] = frozenset(
@@ -31,24 +32,33 @@ CHAT_SETTINGS: frozenset[str] = frozenset(
 )
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+def deeper_than(value: Any, limit: int) -> bool:
+    """Whether JSON-like `value` nests more than `limit` levels of lists and objects. Iterative, so a body
+    nested 100,000 levels deep is measured, not a RecursionError in whatever walks it next."""
+    stack = [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, dict | list | tuple):
+            if level > limit:
+                return True
+            stack.extend((child, level + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return False
 
 
-def well_formed(value: Any) -> Any:
-    """`value` with every lone surrogate (half of an emoji cut in two: "Paris \\ud83d") replaced by U+FFFD.
-    Such text is valid JSON but not valid UTF-8: it could be neither hashed into a cache key nor stored."""
-    if isinstance(value, str):
-        return _LONE_SURROGATE.sub("\ufffd", value) if _LONE_SURROGATE.search(value) else value
-    if isinstance(value, dict):
-        return {well_formed(k): well_formed(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [well_formed(v) for v in value]
-    return value
-
-
-# What `extra_body` may never hold: the harness's own fields win, always. An agent that could set `model`
-# there would be served another model while the records, the price and the reply all say --model.
-RESERVED_BODY_FIELDS: frozenset[str] = frozenset({"model", "messages", "stream", "stream_options", "n"})
+# What `extra_body` may hold: provider-specific sampling and decoding fields, named one by one. Anything else
+# is refused, because the harness's own fields must win: an agent that could set `model` (or OpenRouter's
+# `models` and `route`, a `service_tier`, a stored completion) there would be served another model, at
+# another price or under other terms, while the records, the price and the reply all say --model.
+EXTRA_BODY_FIELDS: frozenset[str] = frozenset(
+    {
+        "top_k", "min_p", "top_a", "typical_p", "repetition_penalty", "repeat_penalty", "min_tokens",
+        "length_penalty", "mirostat", "mirostat_mode", "mirostat_tau", "mirostat_eta", "tfs_z",
+        "skip_special_tokens", "spaces_between_special_tokens", "include_stop_str_in_output",
+        "chat_template_kwargs", "enable_thinking", "thinking", "reasoning", "include_reasoning",
+        "guided_json", "guided_regex", "guided_choice", "guided_grammar", "guided_decoding_backend",
+        "safe_prompt", "top_n_tokens",
+    }
+)  # fmt: skip
 MAX_EXTRA_BODY_DEPTH = 16
 MAX_EXTRA_BODY_CHARS = 64 * 1024
 
@@ -60,21 +70,16 @@ def check_extra_body(value: Any) -> None:
 
     if not isinstance(value, dict):
         raise ValueError(f"extra_body must be a JSON object of extra request fields, got {type(value).__name__}")
-    taken = sorted((set(value) & RESERVED_BODY_FIELDS) | (set(value) & CHAT_SETTINGS))
+    taken = sorted(str(k) for k in value if k not in EXTRA_BODY_FIELDS)
     if taken:
         raise ValueError(
-            f"extra_body may not set {', '.join(taken)}: the harness sets those fields itself "
-            "(the model is --model; generation settings go in the request's own fields)"
+            f"extra_body may not set {', '.join(taken)[:200]}: it may hold only provider-specific sampling "
+            f"fields ({', '.join(sorted(EXTRA_BODY_FIELDS))}); the model is --model, and generation settings go "
+            "in the request's own fields"
         )
 
-    def depth(node: Any, level: int) -> None:
-        if level > MAX_EXTRA_BODY_DEPTH:
-            raise ValueError(f"extra_body nests deeper than {MAX_EXTRA_BODY_DEPTH} levels")
-        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
-        for child in children:
-            depth(child, level + 1)
-
-    depth(value, 1)
+    if deeper_than(value, MAX_EXTRA_BODY_DEPTH):
+        raise ValueError(f"extra_body nests deeper than {MAX_EXTRA_BODY_DEPTH} levels")
     try:
         size = len(json.dumps(value))
     except (TypeError, ValueError) as exc:
@@ -136,3 +141,7 @@ class EmbeddingRequest:
     api_base: str | None = None
     key_env: str | None = None
     dimensions: int | None = None  # shorter vectors where the model supports it (OpenAI's text-embedding-3)
+
+    def __post_init__(self) -> None:
+        # texts come from the system under test and from users' files: cleaned before they are hashed
+        object.__setattr__(self, "texts", tuple(well_formed(list(self.texts))))

@@ -22,6 +22,7 @@ from harness.report.agreement import markdown_agreement
 from harness.report.markdown import SUITE_COLUMNS, suite_cells
 from harness.report.md_html import to_html
 from harness.report.tables import table_caption, table_header, table_row
+from harness.wellformed import well_formed_text
 
 TOP_ITEMS = 15  # the slowest and the most expensive
 ERROR_ROWS = 200
@@ -492,5 +493,5 @@ def render_html(run: dict[str, Any]) -> str:
 def write_html(run: dict[str, Any], path: Path) -> Path:
     """Write the page to `path` (a run's folder keeps it as report.html); returns the path."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_html(run), encoding="utf-8")
+    path.write_text(well_formed_text(render_html(run)), encoding="utf-8")
     return path

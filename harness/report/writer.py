@@ -23,6 +23,7 @@ from harness.result import RESULT_SCHEMA_VERSION
 from harness.secrets import redact
 from harness.settings import Settings
 from harness.sharding import run_fields
+from harness.wellformed import well_formed_text
 
 LOCAL_NOTICE = (
     "These scores come from a tiny offline model (SmolLM2-135M) and local embeddings. They show that the "
@@ -183,9 +184,9 @@ def save_run(run: dict[str, Any], settings: Settings, *, history: bool = True) -
     html = _write_html(run, directory) if settings.html else None
     # Compact on purpose: json's C encoder is only used without indent (about 10x faster on large runs).
     # `harness report --json` or jq pretty-print it.
-    document = json.dumps(run, ensure_ascii=False)
+    document = well_formed_text(json.dumps(run, ensure_ascii=False))
     (directory / "results.json").write_text(document, encoding="utf-8")
-    markdown = render_summary(run)
+    markdown = well_formed_text(render_summary(run))
     (directory / "summary.md").write_text(markdown, encoding="utf-8")
     (settings.report_dir / "LATEST").write_text(run_id + "\n", encoding="utf-8")
     if settings.save_baseline is not None:

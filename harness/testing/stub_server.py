@@ -72,6 +72,9 @@ class StubStats:
     by_status: Counter[str] = field(default_factory=Counter)
     by_fault: Counter[str] = field(default_factory=Counter)
     ok_bodies: list[str] = field(default_factory=list)  # sha256 of each request body answered 200
+    # What each answered chat request asked for: its "model" and its top-level fields other than the
+    # messages, so a test sees what went upstream, not what the client says it sent.
+    ok_requests: list[dict[str, Any]] = field(default_factory=list)
     seen_auth: set[str] = field(default_factory=set)
     embedded_texts: list[str] = field(default_factory=list)
     rate_limited: int = 0  # requests refused by max_in_flight
@@ -84,12 +87,22 @@ class StubStats:
             "by_status": dict(self.by_status),
             "by_fault": dict(self.by_fault),
             "ok_bodies": list(self.ok_bodies),
+            "ok_requests": list(self.ok_requests),
             "seen_auth": sorted(self.seen_auth),
             "embedded_texts": list(self.embedded_texts),
             "rate_limited": self.rate_limited,
             "peak_in_flight": self.peak_in_flight,
             "sequence": list(self.sequence),
         }
+
+
+def _request_fields(raw: bytes) -> dict[str, Any]:
+    """A request body's fields other than its messages and input (which can be large)."""
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return {}
+    return {k: v for k, v in body.items() if k not in ("messages", "input")} if isinstance(body, dict) else {}
 
 
 def _text(content: Any) -> str:
@@ -288,6 +301,7 @@ class StubServer:
             return response
         self.stats.by_status["200"] += 1
         self.stats.ok_bodies.append(hashlib.sha256(raw).hexdigest())
+        self.stats.ok_requests.append(_request_fields(raw))
         return response
 
     def _reply(self, body: dict[str, Any], messages: list[dict[str, Any]], raw: bytes) -> tuple[dict[str, Any], str]:
