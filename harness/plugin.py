@@ -43,10 +43,18 @@ def pytest_configure(config: pytest.Config) -> None:
     except ConfigError as exc:
         raise pytest.UsageError(str(exc)) from exc
     config.stash[SETTINGS] = settings
+    if settings.agent_cmd or settings.agent_url:  # untrusted code runs beside every process that holds the keys
+        from harness.sandbox import not_dumpable
+
+        not_dumpable()  # the controller and each xdist worker: their environments stay out of /proc for others
+    from harness.secrets import add_run_secrets
+
+    add_run_secrets(settings.run_secrets())
     _check_cache_url(config, settings)
-    from harness import sharding
+    from harness import progress, sharding
 
     sharding.register(config)
+    progress.register(config)
     run_id = xdist_support.shared_run_id(config) or new_run_id()
     state = config.stash[RUN_STATE] = RunState(run_id=run_id, started_at=time.time())
     if not xdist_support.is_worker(config):
@@ -56,7 +64,8 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(ResultCollector(config), "harness-collector")
     if xdist_support.is_controller(config) and config.pluginmanager.hasplugin("xdist"):
         local = state.local_endpoint.to_json() if state.local_endpoint is not None else None
-        config.pluginmanager.register(xdist_support.ControllerHooks(run_id, state, local), "harness-xdist-controller")
+        hooks = xdist_support.ControllerHooks(run_id, state, local, str(settings.rootdir))
+        config.pluginmanager.register(hooks, "harness-xdist-controller")
     state.prewarm = _prewarm_http_client(config, settings)
 
 
@@ -65,7 +74,9 @@ def run_project(config: pytest.Config) -> Path:
     from harness.settings import project_root
 
     shared = xdist_support.shared_project_root(config)
-    return Path(shared) if shared else project_root(Path(str(config.invocation_params.dir)))
+    if shared:
+        return Path(shared)
+    return project_root(Path(str(config.invocation_params.dir)), config.args, config.inipath)
 
 
 def _serve_local_model(config: pytest.Config, settings: Any, state: RunState) -> None:

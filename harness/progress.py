@@ -1,9 +1,18 @@
-"""Live progress, so a long run is never silent: items and calls done, errors, tokens, spend, ETA."""
+"""Live progress, so a long run is never silent: items and calls done, errors, tokens, spend, ETA, and the
+in-flight limit of each provider that 429s lowered (harness.llm.limits).
+
+Under xdist the calls are made in the workers, so each worker puts its lowered limits on the reports it
+sends (`LimitReports`), and the controller's line shows them added up over the workers.
+"""
 
 from __future__ import annotations
 
 import time
 from typing import Any
+
+import pytest
+
+LIMITS_ATTR = "harness_limits"  # on a worker's test reports: {provider: [limit, ceiling]} lowered now
 
 
 class Progress:
@@ -17,6 +26,11 @@ class Progress:
         self.interval_s = (2.0 if is_tty else 10.0) if interval_s is None else interval_s
         self._runner: Any = None
         self._last = time.monotonic()
+        self._worker_limits: dict[str, dict[str, tuple[int, int]]] = {}  # xdist: the latest of each worker
+
+    def note_worker_limits(self, worker: str, lowered: dict[str, Any]) -> None:
+        """A worker's lowered limits, as its latest report carried them (an empty dict: none lowered)."""
+        self._worker_limits[worker] = {p: (int(low), int(ceiling)) for p, (low, ceiling) in lowered.items()}
 
     def attach(self, runner: Any) -> None:
         self._runner = runner
@@ -60,6 +74,8 @@ class Progress:
             stats = self._runner.services.client.stats
             calls, tokens, cost = stats.finished, stats.input_tokens + stats.output_tokens, stats.cost_usd
             live = f", {stats.in_flight} in flight" + limits_note(self._runner.services.client.lowered_limits())
+        elif self._worker_limits:
+            live = limits_note(workers_limits(self._worker_limits))
         elapsed = (time.time() if now is None else now) - state.started_at
         finished = self._runner.finished_count() if self._runner is not None else done
         eta = ""
@@ -72,8 +88,58 @@ class Progress:
         )
 
 
+def workers_limits(by_worker: dict[str, dict[str, tuple[int, int]]]) -> dict[str, tuple[int, int]]:
+    """The xdist workers' limits added up per provider: a worker that has not lowered a provider's limit
+    counts with its ceiling (every worker has the same --concurrency)."""
+    providers: dict[str, int] = {}
+    for lowered in by_worker.values():
+        for provider, (_, ceiling) in lowered.items():
+            providers[provider] = ceiling
+    return {
+        provider: (sum(w.get(provider, (ceiling, ceiling))[0] for w in by_worker.values()), ceiling * len(by_worker))
+        for provider, ceiling in providers.items()
+    }
+
+
 def limits_note(lowered: dict[str, tuple[int, int]]) -> str:
     """The note `, limit 4/16 (provider)` for each provider whose 429s lowered its in-flight limit."""
     from harness.secrets import redact_url
 
     return "".join(f", limit {low}/{ceiling} ({redact_url(provider)})" for provider, (low, ceiling) in lowered.items())
+
+
+class LimitReports:
+    """xdist: a worker's reports carry its lowered limits; the controller hands them to its progress line."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: Any) -> Any:
+        report = yield
+        from harness import xdist_support
+        from harness.run_state import RUN_STATE
+
+        runner = self.config.stash[RUN_STATE].runner
+        if xdist_support.is_worker(self.config) and runner is not None and runner.has_services:
+            try:
+                lowered = runner.services.client.lowered_limits()
+            except RuntimeError:  # a provider was added by the loop's thread meanwhile: next report
+                return report
+            setattr(report, LIMITS_ATTR, {p: [low, ceiling] for p, (low, ceiling) in lowered.items()})
+        return report
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        from harness.run_state import RUN_STATE
+
+        lowered = getattr(report, LIMITS_ATTR, None)
+        progress = self.config.stash[RUN_STATE].progress
+        worker = getattr(report, "worker_id", None)
+        if lowered is not None and progress is not None and worker is not None:
+            progress.note_worker_limits(str(worker), lowered)
+
+
+def register(config: pytest.Config) -> None:
+    """Called by the plugin's pytest_configure, in every process."""
+    config.pluginmanager.register(LimitReports(config), "harness-limit-reports")

@@ -7,6 +7,7 @@ defence for text that comes back from providers (error messages that echo a key)
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 from collections.abc import Iterable
@@ -74,10 +75,37 @@ def redact_url(url: str | None, *, drop: bool = False) -> str | None:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
+def url_credentials(url: str | None) -> list[str]:
+    """The secrets inside a URL: the password of `user:pass@host` and the values of query parameters
+    named like keys or tokens (`?api-key=...`)."""
+    if not url:
+        return []
+    try:
+        parts = urlsplit(url)
+        found = [parts.password or ""]
+    except ValueError:
+        return []
+    found += [value for name, value in parse_qsl(parts.query, keep_blank_values=True) if _SECRET_PARAM.search(name)]
+    return [value for value in found if len(value) >= 4]
+
+
+# The secrets a run names itself: the values of the variables its options name for keys (--api-key-env
+# LLM_ACCESS is a key whatever the variable is called) and the credentials in the URLs it was given. They
+# belong with the environment's secrets, which are process-wide too: every process of a run (xdist workers
+# included) registers its own at configuration, and every Redactor made afterwards knows them.
+_RUN_SECRETS: set[str] = set()
+
+
+def add_run_secrets(values: Iterable[str]) -> None:
+    """Make `values` secret for every Redactor this process makes from now on."""
+    _RUN_SECRETS.update(v for v in values if v and len(v) >= MIN_SECRET_LENGTH)
+
+
 def secret_values(extra: Iterable[str] = ()) -> list[str]:
     """Values of environment variables whose names look secret, the passwords inside any variable that holds
-    a URL (`DATABASE_URL=postgres://app:pw@host/db`), plus any given explicitly."""
+    a URL (`DATABASE_URL=postgres://app:pw@host/db`), the run's own (add_run_secrets), plus any given."""
     values = {v for name, v in os.environ.items() if _SECRET_NAME.search(name) and len(v) >= MIN_SECRET_LENGTH}
+    values.update(_RUN_SECRETS)
     for value in os.environ.values():
         if "://" in value and "@" in value:
             with contextlib.suppress(ValueError):
@@ -127,14 +155,19 @@ class Redactor:
         return value
 
 
+@functools.lru_cache(maxsize=8)
+def _redactor_for(values: tuple[str, ...]) -> Redactor:
+    return Redactor(values)
+
+
 def redact_text(text: str, secrets: Iterable[str] | None = None) -> str:
     """Replace every known secret value, and anything shaped like a provider key, with a marker."""
-    return Redactor(secrets).text(text)
+    return _redactor_for(tuple(secret_values() if secrets is None else secrets)).text(text)
 
 
 def redact(value: Any, secrets: list[str] | None = None) -> Any:
     """Redact every string inside a JSON-like value."""
-    return Redactor(secrets).value(value)
+    return _redactor_for(tuple(secret_values() if secrets is None else secrets)).value(value)
 
 
 def agent_environment(base: dict[str, str], named: Iterable[str | None] = ()) -> dict[str, str]:

@@ -91,7 +91,9 @@ def build_services(settings: Settings, run_id: str, *, shared_cache: bool = Fals
 
         solver = ServiceAgent(settings.agent_url, gateway, settings.agent_timeout_s, settings.concurrency)
     elif settings.agent:
-        solver = AgentSolver(settings.agent, settings.rootdir, settings.concurrency, gateway=gateway)
+        solver = AgentSolver(
+            settings.agent, settings.rootdir, settings.concurrency, gateway=gateway, timeout_s=settings.agent_timeout_s
+        )
     else:
         solver = ModelSolver(
             client, base.model, api_base=base.api_base, key_env=base.key_env, settings=settings.sut_settings

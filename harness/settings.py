@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,7 +99,8 @@ def add_options(parser: Any) -> None:
         type=float,
         default=600.0,
         metavar="SECONDS",
-        help="Time limit for one item of a command or HTTP agent (a task's limits.time_limit_s wins).",
+        help="Time limit for one item of an agent (--agent, --agent-cmd, --agent-url); a task's limits.time_limit_s "
+        "wins. Past it, the item is the system's failure (score 0).",
     )
     add(
         "--judge-model",
@@ -321,6 +323,19 @@ class Settings:
     benchmark_options: dict[str, Any] = field(default_factory=dict)
     uses_local_models: bool = False
     warnings: list[str] = field(default_factory=list)
+
+    def run_secrets(self) -> list[str]:
+        """What this run must never write: the keys in the variables its options name, and the credentials
+        inside the URLs it was given."""
+        import os
+
+        from harness.secrets import url_credentials
+
+        names = (self.api_key_env, self.judge_api_key_env, self.embedding_api_key_env)
+        values = [os.environ.get(name, "") for name in names if name]
+        for url in (self.api_base, self.judge_api_base, self.embedding_api_base, self.cache_url, self.agent_url):
+            values += url_credentials(url)
+        return [value for value in values if value]
 
     @property
     def fixtures_dir(self) -> Path:
@@ -604,16 +619,34 @@ _RUN_GROUP = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$")
 _MODEL_NAME = re.compile(r"^[A-Za-z0-9][\w.:@+/-]{0,199}$")
 
 
-def project_root(start: Path) -> Path:
-    """The project a run belongs to: the nearest folder, from `start` upwards, that holds `evals/`; else
-    `start` itself (the invocation folder). Reports, the cache, fixtures and prompts are anchored here, never
-    on pytest's rootdir, which moves to the common ancestor of any absolute path an option names when the
-    project has no pytest.ini (pytest fixes the rootdir before it knows which options take values)."""
+def project_root(start: Path, paths: Sequence[str] = (), inifile: Path | None = None) -> Path:
+    """The project a run belongs to. Reports, the cache, fixtures and prompts are anchored here, never on
+    pytest's rootdir, which moves to the common ancestor of any absolute path an option names when the
+    project has no pytest.ini (pytest fixes the rootdir before it knows which options take values).
+
+    In order: the project holding the first path the command names (`pytest proj/evals/recruitment` from
+    anywhere: the folder that holds that `evals/`); the folder of the ini file pytest found; the nearest
+    folder holding `evals/` from the invocation folder upwards; the invocation folder itself."""
     start = start.resolve()
-    for folder in (start, *start.parents):
+    for argument in paths:
+        path = (start / argument.split("::", 1)[0]).resolve()
+        if path.exists():
+            found = _project_holding(path)
+            if found is not None:
+                return found
+    if inifile is not None:
+        return inifile.resolve().parent
+    return _project_holding(start) or start
+
+
+def _project_holding(path: Path) -> Path | None:
+    """The nearest folder, from `path` upwards, that is the parent of an `evals/` on the way or holds one."""
+    for folder in (path, *path.parents):
+        if folder.name == "evals" and folder.is_dir():
+            return folder.parent
         if (folder / "evals").is_dir():
             return folder
-    return start
+    return None
 
 
 def _baseline_path(path: Path) -> Path | None:

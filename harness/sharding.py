@@ -40,6 +40,7 @@ _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 INPUTS = pytest.StashKey[dict[str, Any]]()
 SHARD = pytest.StashKey[dict[str, Any]]()
 WORKER_INPUTS, WORKER_SHARD = "harness_inputs", "harness_shard"
+LINE_ATTR = "harness_shard_line"  # on a worker's first test report: the line saying which part this shard runs
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -218,6 +219,7 @@ class RunSelection:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+        self.sent = False  # xdist: the shard's line went out with this worker's first report
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config, items: list) -> None:
@@ -240,14 +242,21 @@ class RunSelection:
             output[WORKER_SHARD] = config.stash.get(SHARD, None)
 
     def pytest_report_collectionfinish(self, config: pytest.Config, items: list) -> list[str]:
-        record = config.stash.get(SHARD, None)
-        inputs = config.stash.get(INPUTS, None)
-        if record is None or inputs is None:
-            return []
-        return [
-            f"harness: shard {record['index']}/{record['count']} ({record['balance']}): {record['tasks']} of "
-            f"{inputs['tasks']} tasks, {record['items']} of {inputs['items']} items"
-        ]
+        line = shard_line(config)
+        return [line] if line else []
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: Any) -> Any:
+        """xdist: the controller does not collect, so a worker's first report carries the shard's line."""
+        report = yield
+        from harness import xdist_support
+
+        if xdist_support.is_worker(self.config) and not self.sent:
+            self.sent = True
+            line = shard_line(self.config)
+            if line:
+                setattr(report, LINE_ATTR, line)
+        return report
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -257,11 +266,47 @@ class RunSelection:
             session.exitstatus = pytest.ExitCode.OK
 
 
+def shard_line(config: pytest.Config) -> str | None:
+    """`harness: shard 2/4 (hash): 31 of 120 tasks, 62 of 240 items`, once the shard is chosen."""
+    record = config.stash.get(SHARD, None)
+    inputs = config.stash.get(INPUTS, None)
+    if record is None or inputs is None:
+        return None
+    return (
+        f"harness: shard {record['index']}/{record['count']} ({record['balance']}): {record['tasks']} of "
+        f"{inputs['tasks']} tasks, {record['items']} of {inputs['items']} items"
+    )
+
+
 class WorkerRecords:
-    """xdist only (registered when xdist is active): the controller takes the workers' records."""
+    """xdist only (registered when xdist is active): the controller takes the workers' records, and says
+    which part this shard runs as soon as a worker's first report brings the line (at the end, from the
+    records, when no item ran)."""
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+        self.said = False
+
+    def _say(self, line: str) -> None:
+        self.said = True
+        reporter = self.config.pluginmanager.getplugin("terminalreporter")
+        if reporter is None:
+            return
+        reporter.ensure_newline()
+        writer = getattr(reporter, "_tw", None)
+        if writer is not None and writer.width_of_current_line:  # xdist's dots do not use ensure_newline
+            reporter.write("\n")
+        reporter.write_line(line)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        line = getattr(report, LINE_ATTR, None)
+        if line and not self.said:
+            self._say(str(line))
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        line = shard_line(self.config)
+        if line and not self.said:
+            self._say(line)
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         output = getattr(node, "workeroutput", None) or {}

@@ -7,6 +7,7 @@ result (the trajectory), so reports show how an answer was reached and replays c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import importlib
@@ -14,7 +15,7 @@ import inspect
 import json
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -50,6 +51,14 @@ class Answer:
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
     stopped: str | None = None
     tokens: int = 0
+
+    def __post_init__(self) -> None:
+        # Every answer, whatever produced it, is data from the system under test: cleaned of lone surrogates
+        # and of the run's secrets (a key an agent found and echoed) before a judge, a report or the cache sees it.
+        from harness.secrets import redact_text
+        from harness.wellformed import well_formed_text
+
+        self.text = redact_text(well_formed_text(self.text))
 
 
 @dataclass
@@ -104,9 +113,30 @@ class Trajectory:
 
 MAX_TOOL_ARGUMENTS = 64 * 1024  # characters of JSON arguments
 MAX_TOOL_OUTPUT = 100_000  # characters of output the model reads; the rest is cut, and it is told so
-# Sync tools run here, not in asyncio's default pool (which the loop's own to_thread calls share), so a
-# burst of slow tool calls cannot starve the harness's other work.
-_TOOL_THREADS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="harness-tool")
+
+
+async def in_daemon_thread(call: Callable[[], Any]) -> Any:
+    """`call()` in a daemon thread of its own, for the sync code of others (a tool, a user's agent). Not
+    asyncio's default pool, which the loop's own to_thread calls share (a burst of slow calls would starve
+    the harness), and no pool at all: a pool's threads are joined at exit, so one call that hangs past its
+    time limit would hold the whole run open. Such a thread is abandoned; its late result is never read."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[Any] = loop.create_future()
+
+    def settle(outcome: Any, failed: bool) -> None:
+        if not done.done():
+            done.set_exception(outcome) if failed else done.set_result(outcome)
+
+    def run() -> None:
+        try:
+            outcome, failed = call(), False
+        except BaseException as exc:  # handed to the awaiting caller, which decides what it means
+            outcome, failed = exc, True
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits for this result any more
+            loop.call_soon_threadsafe(settle, outcome, failed)
+
+    threading.Thread(target=run, name="harness-call", daemon=True).start()
+    return await done
 
 
 def _tool_error(message: str) -> str:
@@ -130,8 +160,7 @@ async def run_tool(tool: Tool, arguments: str) -> str:
             if inspect.iscoroutinefunction(tool.function):
                 result = await tool.function(**args)
             else:
-                call = functools.partial(tool.function, **args)
-                result = await asyncio.get_running_loop().run_in_executor(_TOOL_THREADS, call)
+                result = await in_daemon_thread(functools.partial(tool.function, **args))
                 if inspect.isawaitable(result):
                     result = await result
     except TimeoutError:
@@ -280,12 +309,21 @@ class AgentSolver:
     attribute.
     """
 
-    def __init__(self, target: str, root: Path | None = None, concurrency: int = 16, gateway: Any = None) -> None:
+    def __init__(
+        self,
+        target: str,
+        root: Path | None = None,
+        concurrency: int = 16,
+        gateway: Any = None,
+        timeout_s: float | None = None,
+    ) -> None:
         self.name = f"agent:{target}"
         self.function = load_callable(target, root)
         self.gateway = gateway
-        # A sync agent runs in threads of its own, as many as --concurrency (asyncio's default pool has 6).
-        self._threads = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="harness-agent")
+        self.timeout_s = timeout_s  # --agent-timeout; a task's limits.time_limit_s wins
+        # A sync agent runs in a thread of its own per item (asyncio's default pool has 6 threads, and a pool's
+        # threads are joined at exit); the runner bounds the items in flight.
+        self.concurrency = concurrency
         try:
             parameters = inspect.signature(self.function).parameters
         except (TypeError, ValueError):
@@ -294,7 +332,8 @@ class AgentSolver:
         self._accepts_kwargs = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
 
     def close(self) -> None:
-        self._threads.shutdown(wait=False, cancel_futures=True)
+        """Nothing to release: a sync agent's threads are daemons (one that hangs past its time limit is
+        abandoned, and must not hold the process open at exit)."""
 
     def _wants(self, name: str) -> bool:
         return self._accepts_kwargs or name in self._params
@@ -331,8 +370,14 @@ class AgentSolver:
                 stage=current_stage(),
             )
             kwargs["gateway"] = self.gateway.access(session)
+        timeout = (limits.time_limit_s if limits is not None else None) or self.timeout_s
         try:
-            return await self._call(prompt, kwargs, trajectory, session)
+            async with asyncio.timeout(timeout):
+                return await self._call(prompt, kwargs, trajectory, session)
+        except TimeoutError as exc:
+            # A hung agent is the system's failure (score 0), never a stalled run. A sync agent's thread
+            # cannot be killed: it is abandoned, and its late answer is never read.
+            raise AgentError(f"the agent {self.name} did not finish within {timeout:g} s") from exc
         finally:
             if session is not None:
                 self.gateway.close_session(session)
@@ -342,8 +387,7 @@ class AgentSolver:
             if inspect.iscoroutinefunction(self.function):
                 result = await self.function(prompt, **kwargs)
             else:
-                call = functools.partial(self.function, prompt, **kwargs)
-                result = await asyncio.get_running_loop().run_in_executor(self._threads, call)
+                result = await in_daemon_thread(functools.partial(self.function, prompt, **kwargs))
                 if inspect.isawaitable(result):
                     result = await result
         except HarnessError:

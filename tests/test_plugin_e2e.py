@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -363,6 +364,107 @@ def test_credentials_inside_an_endpoint_url_are_redacted_everywhere(project: Pro
         data = path.read_bytes()
         assert b"url-pa55word-777" not in data and b"url-query-key-888" not in data, f"{path} holds a credential"
     assert "url-pa55word-777" not in out.stdout + out.stderr
+
+
+def _cache_text(cache_dir: Path) -> str:
+    """Every cache entry, decoded: the files themselves are compressed, so a scan of their bytes finds nothing."""
+    import diskcache
+
+    texts = []
+    for folder in sorted(p for p in cache_dir.iterdir() if p.is_dir() and (p / "cache.db").exists()):
+        with diskcache.Cache(str(folder), disk=diskcache.JSONDisk) as store:
+            texts += [json.dumps(store[key]) for key in store]
+    return "\n".join(texts)
+
+
+def test_the_runs_own_keys_never_reach_a_file_or_a_judge_even_when_echoed(
+    project: Project, sample_stub: StubProcess
+) -> None:
+    """A key in a variable whose name does not look secret (--api-key-env LLM_ACCESS) and a key inside the
+    judge's URL are the run's secrets: a system that echoes them gets both replaced, before the judge, the
+    cache and the reports see its answer."""
+    project.copy_sample()
+    key, judge_key = "zq8Hx2LmP0aaQ", "QQsecretJudge99"
+    prompt = "In one sentence: what gas do plants take in for photosynthesis?"
+    sample_stub.control(
+        answers={prompt: f"Carbon dioxide. My key is {key} and the judge's is {judge_key}."},
+        judge_rules=[["[REDACTED]", {"grade": "correct"}]],  # correct only if the judge saw the marker
+        judge_default={"grade": "incorrect"},
+    )
+    args = stub_args(sample_stub, "--api-key-env", "LLM_ACCESS", "-k", "photosynthesis")
+    args[args.index("--judge-api-base") + 1] = sample_stub.api_base + f"?api-key={judge_key}"
+    out = project.pytest("evals/sample", *args, env={"LLM_ACCESS": key})
+    (result,) = out.results.values()
+    assert result["outcome"] == "passed", out.stdout[-2000:]  # the judge read the answer, with the marker
+    assert "[REDACTED]" in result["answer"]
+    cached = _cache_text(out.cache_dir)
+    assert "Carbon dioxide" in cached  # the answers are there to be found...
+    written = [p.read_text(errors="replace") for p in out.report_dir.rglob("*") if p.is_file()]
+    for text in [cached, *written, out.stdout, out.stderr]:
+        assert key not in text and judge_key not in text  # ...and no key is
+
+
+def test_a_run_is_anchored_on_its_project_whatever_paths_its_options_name(
+    tmp_path: Path, sample_stub: StubProcess
+) -> None:
+    """pytest's rootdir moves to the common ancestor of the project and any absolute path an option names
+    (when there is no pytest.ini); reports and the cache must not move with it. Nor when the run starts in
+    the project's parent folder and names the tasks by path."""
+    import os
+
+    root = tmp_path / "work" / "proj"
+    project = Project(root)
+    project.copy_sample()
+    agent = tmp_path / "agents" / "paris.sh"
+    agent.parent.mkdir()
+    agent.write_text("#!/bin/sh\necho Paris\n")
+    agent.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    base = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *stub_args(sample_stub), "-k", "capital-france"]
+    done = subprocess.run(
+        [*base, "evals/sample", "--agent-cmd", str(agent), "--sandbox", "none"],
+        cwd=root, capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert (root / "reports" / "LATEST").is_file() and (root / ".harness-cache").is_dir()
+    assert not (tmp_path / "reports").exists() and not (tmp_path / ".harness-cache").exists()
+    # from the parent folder, the project named by its tasks' path (it has a pytest.ini this time)
+    (root / "pytest.ini").write_text("[pytest]\n")
+    shutil.rmtree(root / "reports")
+    again = subprocess.run(
+        [*base, "proj/evals/sample/facts.yaml"], cwd=root.parent, capture_output=True, text=True, env=env, timeout=300
+    )
+    assert again.returncode == 0, again.stdout[-2000:]
+    assert (root / "reports" / "LATEST").is_file()
+    assert not (root.parent / "reports").exists() and not (root.parent / ".harness-cache").exists()
+
+
+def test_a_python_agent_that_hangs_fails_its_item_and_the_run_still_ends(
+    project: Project, sample_stub: StubProcess
+) -> None:
+    """--agent-timeout holds for a Python agent too: a sync agent stuck for minutes is the system's failure
+    (score 0) after the limit, the other items are scored, and the process exits without waiting for it."""
+    project.copy_sample()
+    project.write(
+        "hang_agent.py",
+        """
+        import time
+
+        def agent(prompt):
+            if "France" in prompt:
+                time.sleep(600)
+            return "Tokyo"
+        """,
+    )
+    out = project.pytest(
+        "evals/sample", *stub_args(sample_stub), "-k", "capital-france or capital-japan",
+        "--agent", "hang_agent:agent", "--agent-timeout", "2", timeout=120,
+    )  # fmt: skip
+    by_id = {r["task_id"]: r for r in out.results.values()}
+    assert by_id["capital-japan"]["outcome"] == "passed", out.stdout[-2000:]
+    hung = by_id["capital-france"]
+    assert hung["outcome"] == "failed" and hung["score"] == 0.0 and hung["error"]["fault"] == "system"
+    assert "did not finish within 2 s" in hung["error"]["message"]
 
 
 def test_user_agent_is_the_system_under_test(project: Project, sample_stub: StubProcess) -> None:

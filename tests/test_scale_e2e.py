@@ -188,3 +188,26 @@ def test_shards_on_one_rate_limited_key_settle_under_its_limit(project: Project,
     # Without adaptation, 24 calls in flight against 4 places would be refused about five times in six.
     assert refused <= 0.5 * 300, refused
     assert later.count("429") <= 0.2 * len(later), (later.count("429"), len(later))
+
+
+def test_under_xdist_a_shard_says_its_part_and_the_live_line_shows_the_workers_limits(project: Project) -> None:
+    """With -n the controller collects nothing and calls nothing: the shard's line and the lowered limits
+    reach it on the workers' reports. Two workers at --concurrency 4 on a key that allows one call in flight."""
+    import re
+
+    from harness.testing import running_stub
+
+    write_suite(project, tasks=16, twins=0)
+    with running_stub(max_in_flight=1, latency_s=0.3, retry_after_s=0.1) as stub:  # two calls at once: a 429
+        out = project.pytest("evals", *stub_args(stub), "-n", "2", "--shard", "1/2", "--concurrency", "4",
+                             "--call-retries", "30", "--cache-mode", "off", "--no-html", "--progress-interval",
+                             "0.001")  # fmt: skip
+        refused = stub.stats()["sequence"].count("429")
+    assert out.returncode in (0, 1) and out.run["totals"]["errors"] == 0, out.stdout[-3000:]  # 1: wrong answers
+    said = [line for line in out.stdout.splitlines() if line.startswith("harness: shard 1/2 (hash): ")]
+    assert len(said) == 1 and "of 16 tasks" in said[0] and f"{out.run['run']['shard']['items']} of 16 items" in said[0]
+    notes = [re.search(r", limit (\d+)/(\d+) \(http://127\.0\.0\.1:\d+/v1\)", line)
+             for line in out.stdout.splitlines() if line.startswith("[harness] ")]  # fmt: skip
+    lowered = [(int(m[1]), int(m[2])) for m in notes if m]
+    assert refused > 0 and lowered, out.stdout[-3000:]
+    assert all(low < ceiling == 8 for low, ceiling in lowered)  # two workers' limits, each under its ceiling of 4
