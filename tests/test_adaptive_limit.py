@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from harness.llm.limits import AdaptiveLimit
-from harness.progress import limits_note
+from harness.progress import limits_note, workers_limits
 
 
 def run(coroutine: object) -> object:
@@ -109,3 +109,9 @@ def test_the_progress_line_names_lowered_limits_without_credentials() -> None:
     note = limits_note({"https://user:pw@api.example.com/v1": (4, 16)})
     assert note == ", limit 4/16 (https://[REDACTED]@api.example.com/v1)"
     assert limits_note({}) == ""
+
+
+def test_the_workers_limits_add_up_and_a_worker_that_lowered_nothing_counts_its_ceiling() -> None:
+    by_worker = {"gw0": {"p": (1, 4)}, "gw1": {"p": (2, 4), "q": (3, 8)}, "gw2": {}}
+    assert workers_limits(by_worker) == {"p": (1 + 2 + 4, 12), "q": (8 + 3 + 8, 24)}
+    assert workers_limits({"gw0": {}}) == {}
