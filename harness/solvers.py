@@ -25,6 +25,7 @@ from harness.llm.client import LLMClient
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest
 from harness.tools import Tool
+from harness.wellformed import well_formed
 
 DEFAULT_MAX_STEPS = 12
 DEFAULT_TOKEN_BUDGET = 60_000
@@ -155,6 +156,7 @@ async def run_tool(tool: Tool, arguments: str) -> str:
         return _tool_error(f"bad arguments for {tool.name}: {exc}")
     if not isinstance(args, dict):
         return _tool_error(f"bad arguments for {tool.name}: arguments must be a JSON object")
+    args = well_formed(args)  # a model's or an agent's JSON may hold lone surrogates ("\ud83d")
     try:
         async with asyncio.timeout(tool.timeout_s):
             if inspect.iscoroutinefunction(tool.function):
@@ -402,14 +404,12 @@ class AgentSolver:
 
 
 def _answer_text(result: Any) -> str:
-    from harness.llm.request import well_formed
-
     if isinstance(result, str):
-        return str(well_formed(result))
+        return result
     if isinstance(result, dict) and isinstance(result.get("answer"), str):
-        return str(well_formed(result["answer"]))
+        return str(result["answer"])
     if isinstance(getattr(result, "answer", None), str):
-        return str(well_formed(result.answer))
+        return str(result.answer)
     raise AgentError(
         f"the agent returned {type(result).__name__}; expected a string, a dict with 'answer' or an object "
         "with an `answer` attribute"

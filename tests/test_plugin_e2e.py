@@ -467,6 +467,32 @@ def test_a_python_agent_that_hangs_fails_its_item_and_the_run_still_ends(
     assert "did not finish within 2 s" in hung["error"]["message"]
 
 
+def test_half_an_emoji_in_an_answer_or_a_tool_call_is_cleaned_not_a_crash(
+    project: Project, sample_stub: StubProcess
+) -> None:
+    """A lone surrogate (an emoji cut in two) is valid JSON but not UTF-8: it reaches neither a cache key nor
+    a report as such, and nothing after the paid calls breaks on it."""
+    project.copy_sample()
+    project.write(
+        "cut_agent.py",
+        """
+        def agent(prompt, tools):
+            calculator = {t.name: t for t in tools}.get("calculator")
+            if calculator is not None:
+                calculator.function(expression="1 + 1 \\ud83d")
+            return {"answer": "Paris \\ud83d"} if "France" in prompt else "7006652 \\ud83d"
+        """,
+    )
+    out = project.pytest(
+        "evals/sample", *stub_args(sample_stub), "-k", "capital-france or calculator", "--agent", "cut_agent:agent"
+    )
+    assert out.returncode in (0, 1), out.stdout[-2000:] + out.stderr[-2000:]
+    answers = [r["answer"] for r in out.results.values()]
+    assert answers and all("\ufffd" in a for a in answers), answers
+    run_id = (out.report_dir / "LATEST").read_text().strip()
+    assert (out.report_dir / run_id / "report.html").is_file()
+
+
 def test_user_agent_is_the_system_under_test(project: Project, sample_stub: StubProcess) -> None:
     project.copy_sample()
     project.write(
