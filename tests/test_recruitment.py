@@ -3,7 +3,9 @@ answer kept inside its data section, and the tool loop over an offline world aga
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -29,72 +31,285 @@ def test_levels_map_linearly_and_keep_the_raw_level() -> None:
             level_from_text(bad)
 
 
-LAYOUTS = {
-    "label lines": "Reasoning first.\n## Search Results\n"
-    "Companies: LG Energy Solution (Ochang, Korea), Samsung SDI, SK On\nTeams: Cell Design Team",
-    "bullets under the heading": "## Search Results\n### Companies\n- LG Energy Solution (Ochang, Korea)\n- Samsung SDI"
-    "\n- SK On\n### Teams\n- Cell Design Team",
-    "a table": "Here is my map.\n\n**Companies**\n| Company | Why |\n|---|---|\n| LG Energy Solution | cells |"
-    "\n| Samsung SDI | packs |\n| SK On | pouch |\n\n**Teams**\n1. Cell Design Team",
-    "slash and and": "Companies: LG Energy Solution / Samsung SDI and SK On\nTeams: Cell Design Team",
-    "numbered, no heading": "Companies:\n1. LG Energy Solution - market leader\n2. Samsung SDI\n3. SK On\n\nTeams:\n"
-    "1. Cell Design Team",
-}
-
-
-@pytest.mark.parametrize("layout", sorted(LAYOUTS))
-def test_the_reference_reading_handles_the_layouts_people_write(layout: str) -> None:
-    from harness.benchmarks.recruitment.mapping import settle
-    from harness.benchmarks.recruitment.reference import parse_lists
-
-    answer = LAYOUTS[layout]
-    reading = settle(answer, parse_lists(answer, ["companies", "teams"]), {"companies": 3, "teams": 1}, by="test")
-    assert reading.kept == {"companies": ["LG Energy Solution", "Samsung SDI", "SK On"], "teams": ["Cell Design Team"]}
-    assert reading.cut == {} and reading.dropped == {}
-
-
-def test_the_reference_reading_never_splits_a_name_the_judge_knows() -> None:
-    """Names with "&", "and" or a parenthesis in them are one name to a judge who knows the expert's list;
-    an answer's own words still split where they join two names."""
-    from harness.benchmarks.recruitment.mapping import settle
-    from harness.benchmarks.recruitment.reference import parse_lists
-
-    known = ("Hoshikage Interactive Engine & Rendering Team", "Computer Architecture and Silicon Lab (CASL)")
-    answer = (
-        "## Search Results\nteams: hoshikage interactive engine & rendering team, Cloudkite Build and Tools Team\n"
-        "labs: Computer Architecture and Silicon Lab (CASL) and Harbour Robotics Lab"
-    )
-    lists = parse_lists(answer, ["teams", "labs"], known)
-    assert lists == {
-        "teams": ["hoshikage interactive engine & rendering team", "Cloudkite Build", "Tools Team"],
-        "labs": ["Computer Architecture and Silicon Lab (CASL)", "Harbour Robotics Lab"],
+@functools.cache
+def _tasks() -> dict[str, Any]:
+    return {
+        task.id: task
+        for path in sorted((REPO / "evals" / "recruitment").glob("*.yaml"))
+        for task, _ in load_task_file(path).tasks
     }
-    reading = settle(answer, lists, {"teams": 1, "labs": 1}, by="test")
-    assert reading.kept == {"teams": ["hoshikage interactive engine & rendering team"],
-                            "labs": ["Computer Architecture and Silicon Lab (CASL)"]}  # fmt: skip
 
 
-def test_three_times_the_quantity_is_cut_to_the_quantity_in_the_answers_order() -> None:
+def _task(task_id: str) -> Any:
+    return _tasks()[task_id]
+
+
+def _singular(kind: str) -> str:
+    return kind[:-3] + "y" if kind.endswith("ies") else kind[:-1] if kind.endswith("s") else kind
+
+
+FILLER_WORDS = ("Hollowmere", "Tolland", "Brassica", "Wendle", "Ostler", "Pellin", "Carrow", "Fennick", "Sorrel",
+                "Ludgate", "Marrow", "Quenby", "Averill", "Dunmore", "Esker", "Galloway")  # fmt: skip
+FILLER_NOUNS = {"teams": "Platform Team", "labs": "Robotics Lab", "universities": "University"}
+
+
+def _fillers(kind: str, count: int) -> list[str]:
+    return [f"{word} {FILLER_NOUNS.get(kind, 'Industries')}" for word in FILLER_WORDS[:count]]
+
+
+def _label_lines(lists: dict[str, list[str]]) -> str:
+    lines = [f"{kind.capitalize()}: " + ", ".join(f"{n} (first, with remarks)" if i == 0 else n for i, n in
+             enumerate(names)) for kind, names in lists.items()]  # fmt: skip
+    return "I compared them on team size and location.\n\n## Search Results\n" + "\n".join(lines)
+
+
+def _single_heading_bullets(lists: dict[str, list[str]]) -> str:
+    return "## Search Results\n" + "\n".join(f"- {n}" for names in lists.values() for n in names)
+
+
+def _sub_headings(lists: dict[str, list[str]]) -> str:
+    parts = [f"### {kind.capitalize()}\n" + "\n".join(f"- {n}" for n in names) for kind, names in lists.items()]
+    return "## Search Results\n" + "\n".join(parts)
+
+
+def _tables(lists: dict[str, list[str]]) -> str:
+    parts = []
+    for kind, names in lists.items():
+        rows = "\n".join(f"| {n} | strong bench, hiring slowly |" for n in names)
+        parts.append(f"**{kind.capitalize()}**\n| {_singular(kind).capitalize()} | Why |\n|---|---|\n{rows}")
+    return "Here is my map.\n\n## Search Results\n" + "\n\n".join(parts)
+
+
+def _kind_name_table(lists: dict[str, list[str]]) -> str:
+    rows = "\n".join(f"| {kind.capitalize()} | {n} | fits, see above |" for kind, names in lists.items() for n in names)
+    return f"## Search Results\n| Kind | Name | Notes |\n|------|------|-------|\n{rows}"
+
+
+def _numbered_bold(lists: dict[str, list[str]]) -> str:
+    parts = [
+        f"### {kind}\n" + "\n".join(f"{i}. **{n}** — Ochang plant, NCM pouch cells, 40 engineers" for i, n in
+                                     enumerate(names, 1)) for kind, names in lists.items()
+    ]  # fmt: skip
+    return "\n\n".join(parts)
+
+
+def _colon_remarks(lists: dict[str, list[str]]) -> str:
+    parts = [f"{kind.capitalize()}:\n" + "\n".join(f"- {n}: deep bench, pouch and prismatic" for n in names)
+             for kind, names in lists.items()]  # fmt: skip
+    return "\n\n".join(parts)
+
+
+def _nested(lists: dict[str, list[str]]) -> str:
+    parts = [f"- **{kind.capitalize()}**\n" + "\n".join(f"  - {n}\n    - remark: Seoul, Cheonan, Ulsan" for n in
+             names) for kind, names in lists.items()]  # fmt: skip
+    return "## Search Results\n" + "\n".join(parts)
+
+
+def _prose(lists: dict[str, list[str]]) -> str:
+    sentences = []
+    for kind, names in lists.items():
+        listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+        sentences.append(f"For the {kind} you asked for, I would approach {listed}, in that order.")
+    return "I read every page I could find. " + " ".join(sentences)
+
+
+LAYOUTS = {
+    "label lines with remarks": _label_lines,
+    "one heading, bullets, no kinds": _single_heading_bullets,
+    "sub-headings per kind": _sub_headings,
+    "tables with a header row": _tables,
+    "a Kind | Name table": _kind_name_table,
+    "numbered bold with dash remarks": _numbered_bold,
+    "colon remarks": _colon_remarks,
+    "nested bullets": _nested,
+    "prose": _prose,
+}
+TASKS = ("cm-ev-battery-cell-engineer-korea", "cm-apac-robotics-perception-head", "cm-ml-compiler-engineers-bangalore")
+
+
+@pytest.mark.parametrize("task_id", TASKS)
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_every_layout_scores_as_the_plain_list_would(layout: str, task_id: str) -> None:
+    """On real tasks: the expert's own lists, written in each layout, score 5 with the reference reader;
+    three times the quantity with the expert's names last is cut to nothing of theirs (level 1); with them
+    first, the surplus is cut and the level stays 5. A judge's reading, in any order and with names run
+    together in one entry, is put back in the answer's order and cut the same way (the code of that path)."""
+    from harness.benchmarks.recruitment import reference
     from harness.benchmarks.recruitment.mapping import settle
-    from harness.benchmarks.recruitment.reference import parse_lists
+    from harness.benchmarks.recruitment.reading import read_lists
 
-    names = [f"Cellmaker {i:02d}" for i in range(9)]
-    answer = "\n".join(["## Search Results", "### Companies", *(f"- {n}" for n in names)])
-    reading = settle(answer, parse_lists(answer, ["companies"]), {"companies": 3}, by="test")
-    assert reading.kept == {"companies": names[:3]} and reading.cut == {"companies": names[3:]}
-    assert "cut before judging: companies beyond 3: Cellmaker 03" in reading.details({"companies": 3})["note"]
+    task = _task(task_id)
+    expected = {kind: list(names) for kind, names in task.ground_truth.expected.items()}
+    quantities = {o.kind: o.quantity for o in task.inputs.objects}
+    render = LAYOUTS[layout]
+
+    def judged(lists: dict[str, list[str]]) -> tuple[Any, int]:
+        answer = render(lists)
+        reading = settle(answer, read_lists(answer, list(quantities), expected), quantities, "test", expected)
+        merged = {kind: [" / ".join(reversed(names))] for kind, names in lists.items()}
+        by_judge = settle(answer, merged, quantities, "judge", expected)
+        assert by_judge.kept == reading.kept and by_judge.cut == reading.cut, (layout, answer)
+        return reading, reference.company_mapping(task.ground_truth, reading.kept)["score"]
+
+    reading, level = judged(expected)
+    assert (reading.kept, reading.cut, level) == (expected, {}, 5)
+    extra = {kind: _fillers(kind, 2 * quantities[kind]) for kind in expected}
+    reading, level = judged({kind: extra[kind] + names for kind, names in expected.items()})
+    assert reading.kept == {kind: extra[kind][: quantities[kind]] for kind in expected} and level == 1
+    assert reading.cut == {kind: extra[kind][quantities[kind] :] + names for kind, names in expected.items()}
+    reading, level = judged({kind: names + extra[kind] for kind, names in expected.items()})
+    assert reading.kept == expected and reading.cut == extra and level == 5
+
+
+def test_a_heading_per_name_and_a_plain_line_under_the_results_heading() -> None:
+    from harness.benchmarks.recruitment.reading import read_lists
+
+    names = ["LG Energy Solution", "Samsung SDI", "SK On"]
+    per_name = "\n".join(f"### {i}. {n}\nA paragraph on why, with commas, places and plants." for i, n in
+                         enumerate(names, 1))  # fmt: skip
+    plain = (
+        "Reasoning first; I ruled out CATL and Panasonic.\n## Search Results\nLG Energy Solution, Samsung SDI, SK On"
+    )
+    for answer in (per_name, plain):
+        assert read_lists(answer, ["companies"]) == {"companies": names}, answer
+
+
+def test_the_reader_keeps_the_answers_order_not_the_readers() -> None:
+    """The audit's case: a reader that lists the better names first must not let them jump the cut."""
+    from harness.benchmarks.recruitment.mapping import settle
+
+    answer = "Companies: Acme, Foobar, Quux, Zeta, Omega, Heron, LG Energy Solution, Samsung SDI, SK On"
+    extracted = {"companies": ["LG Energy Solution", "Samsung SDI", "SK On", "Acme", "Foobar", "Quux"]}
+    reading = settle(answer, extracted, {"companies": 3}, by="judge")
+    assert reading.kept == {"companies": ["Acme", "Foobar", "Quux"]}
+    assert reading.cut == {"companies": ["LG Energy Solution", "Samsung SDI", "SK On"]}
 
 
 def test_a_reader_cannot_credit_names_the_answer_does_not_contain() -> None:
     """An extraction (a judge's reading) that adds, repeats or re-cases names: only what the answer wrote
-    counts, once, in the reader's order, cut to the quantity."""
+    counts, once, in the answer's order, cut to the quantity."""
     from harness.benchmarks.recruitment.mapping import settle
 
     answer = "I would look at Corvid Robotics and tamahagane robotics first."
-    extracted = {"companies": ["Corvid Robotics", "Lanhai Motion", "Tamahagane Robotics", "corvid robotics"]}
+    extracted = {"companies": ["Tamahagane Robotics", "Lanhai Motion", "Corvid Robotics", "corvid robotics", "SK"]}
     reading = settle(answer, extracted, {"companies": 3}, by="judge")
     assert reading.kept == {"companies": ["Corvid Robotics", "Tamahagane Robotics"]}
-    assert reading.dropped == {"companies": ["Lanhai Motion"]} and reading.cut == {}
+    assert reading.dropped == {"companies": ["Lanhai Motion", "SK"]} and reading.cut == {}  # "SK" is not a word here
+
+
+SEPARATED = {
+    "slashes": "Alpha/Beta/Gamma/Delta/Epsilon",
+    "spaced slashes": "Alpha / Beta / Gamma / Delta / Epsilon",
+    "ideographic commas": "Alpha、Beta、Gamma、Delta、Epsilon",
+    "full-width semicolons": "Alpha；Beta；Gamma；Delta；Epsilon",
+    "or": "Alpha or Beta or Gamma or Delta or Epsilon",
+    "plus": "Alpha + Beta + Gamma + Delta + Epsilon",
+    "pipes": "Alpha | Beta | Gamma | Delta | Epsilon",
+    "and": "Alpha Systems and Beta Systems and Gamma Systems and Delta Systems and Epsilon Systems",
+    "ampersands": "Alpha & Beta & Gamma & Delta & Epsilon",
+}
+
+
+@pytest.mark.parametrize("layout", sorted(SEPARATED))
+def test_one_entry_holding_several_names_is_cut_like_a_list(layout: str) -> None:
+    """Five names on one line joined by any separator are five names, cut to a quantity of 2, whether
+    the reference reader or a judge read them (a judge that returns the line as one entry included)."""
+    from harness.benchmarks.recruitment import reference
+    from harness.benchmarks.recruitment.mapping import settle
+    from harness.benchmarks.recruitment.reading import read_lists
+
+    line = SEPARATED[layout]
+    answer = f"## Search Results\nCompanies: {line}"
+    five = [name.strip() for name in re.split(r" and |/| / |、|；| or | \+ | \| | & ", line)]
+    truth = type("Truth", (), {"expected": {"companies": five[3:]}})()
+    for lists in (read_lists(answer, ["companies"]), {"companies": [line]}):
+        reading = settle(answer, lists, {"companies": 2}, by="test")
+        assert reading.kept == {"companies": five[:2]} and reading.cut == {"companies": five[2:]}, lists
+        assert reference.company_mapping(truth, reading.kept)["score"] == 1  # the cut names are not credited
+
+
+def test_real_names_with_separators_in_them_stay_whole() -> None:
+    from harness.benchmarks.recruitment.reading import split_entry
+
+    whole = ["AT&T", "Rohde & Schwarz", "Procter & Gamble", "R&D Systems", "SAP S/4HANA", "Johnson & Johnson",
+             "Johnson and Johnson", "Korea Advanced Institute of Science and Technology", "I/O Works",
+             "AC/DC Power"]  # fmt: skip
+    for name in whole:
+        assert split_entry(name) == [name], name
+    assert split_entry("AT&T, Rohde & Schwarz and Samsung SDI") == ["AT&T", "Rohde & Schwarz", "Samsung SDI"]
+    assert split_entry("Samsung SDI & SK On") == ["Samsung SDI", "SK On"]
+    assert split_entry("Samsung SDI Co., Ltd.; LG Energy Solution") == ["Samsung SDI Co., Ltd", "LG Energy Solution"]
+    assert split_entry("**LG Energy Solution** (Ochang, Korea) - pouch, NCM") == ["LG Energy Solution"]
+    # a name the judge knows is never split, whatever it holds; what is joined to it is another name
+    known = ["Hoshikage Interactive Engine & Rendering Team", "Computer Architecture and Silicon Lab (CASL)"]
+    assert split_entry("hoshikage interactive engine & rendering team and Cloudkite Build Team", known) == [
+        "hoshikage interactive engine & rendering team",
+        "Cloudkite Build Team",
+    ]
+    assert split_entry("Computer Architecture and Silicon Lab and Harbour Robotics Lab", known) == [
+        "Computer Architecture and Silicon Lab",
+        "Harbour Robotics Lab",
+    ]
+
+
+PROFILES = "https://profiles.talentatlas.example/in/"
+
+
+@functools.cache
+def _atlas() -> Any:
+    from harness.world import load_world
+
+    return load_world(REPO / "fixtures" / "worlds" / "talent-atlas")
+
+
+def _people() -> dict[str, str]:
+    from harness.benchmarks.recruitment.reference import people_of
+
+    return people_of(_atlas().pages)
+
+
+def _line(slug: str) -> str:
+    page = _atlas().get(f"{PROFILES}{slug}")
+    return f"- {page.title.split(' - ')[0]} ({page.url}): meets every condition."
+
+
+@pytest.mark.parametrize(
+    ("task_id", "named", "level"),
+    [
+        ("i2p-bms-soh-lead-shenzhen", ["wei-zhang-7f2c"], 5),
+        ("i2p-bms-soh-lead-shenzhen", ["wei-zhang-7f2c", "zhang-wei-4a90"], 4),  # a near miss beside: a level
+        ("i2p-bms-soh-lead-shenzhen", ["zhang-wei-4a90", "wei-zhang-7f2c", "xu-lanfang"], 3),  # right among wrong
+        (
+            "i2p-bms-soh-lead-shenzhen",
+            ["chen-jiahui", "zhang-wei-4a90", "wei-zhang-7f2c", "xu-lanfang", "liang-qiu"],
+            2,
+        ),
+        ("i2p-bms-soh-lead-shenzhen", ["wei-zhang-b81e"], 1),  # the namesake alone: wrong, though the name is right
+        ("i2p-bms-soh-lead-shenzhen", [], 2),  # nobody: an honest "not found"
+        ("i2p-fraud-ml-leaders-bangalore", ["priya-raghunathan"], 3),  # one of two
+        ("i2p-kasl-phd-perception-leads", ["rahul-venkataraman", "nadia-rahman-6c0d"], 4),  # two of three
+        ("i2p-kasl-phd-perception-leads", ["rahul-venkataraman", "nadia-rahman-3b1f"], 2),  # one, and a namesake
+    ],
+)
+def test_the_reference_judge_counts_every_wrong_person_as_the_rubric_does(
+    task_id: str, named: list[str], level: int
+) -> None:
+    from harness.benchmarks.recruitment import reference
+
+    answer = "\n".join(_line(slug) for slug in named) or "Nobody I found meets every condition."
+    assert reference.info_to_people(_task(task_id).ground_truth, answer, _people())["score"] == level, answer
+
+
+def test_a_person_named_without_a_link_counts_unless_the_line_rules_them_out() -> None:
+    from harness.benchmarks.recruitment import reference
+
+    truth = _task("i2p-fraud-ml-leaders-bangalore").ground_truth
+    both = "Priya Raghunathan and Karthik Iyer meet every condition."
+    assert reference.info_to_people(truth, both, _people())["score"] == 5
+    padded = both + "\nAlso Rohit Kamath and Ananya Rao, who lead fraud teams in Bangalore."
+    assert reference.info_to_people(truth, padded, _people())["score"] == 3  # two wrong people: two levels
+    ruled_out = both + "\nRohit Kamath is not a match: his MTech is from Vembanad, not Deccan."
+    assert reference.info_to_people(truth, ruled_out, _people())["score"] == 5
 
 
 def test_the_extraction_schema_has_one_list_per_kind_asked_for() -> None:

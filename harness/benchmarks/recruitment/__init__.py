@@ -73,7 +73,7 @@ DEFAULT_LIMITS = {
 @dataclass(frozen=True)
 class TaskType:
     kind: str
-    reference: Callable[[Any, str], dict[str, Any]]  # the mechanical rubric: (truth, what is judged) -> verdict
+    reference: Callable[..., dict[str, Any]]  # the mechanical rubric: (truth, what is judged, world facts) -> verdict
 
     @property
     def agent_template(self) -> str:
@@ -85,8 +85,8 @@ class TaskType:
 
 
 TYPES = {
-    "company_mapping": TaskType("company_mapping", lambda truth, lists: reference.company_mapping(truth, lists)),
-    "people_to_info": TaskType("people_to_info", reference.people_to_info),
+    "company_mapping": TaskType("company_mapping", lambda truth, lists, **_: reference.company_mapping(truth, lists)),
+    "people_to_info": TaskType("people_to_info", lambda truth, answer, **_: reference.people_to_info(truth, answer)),
     "info_to_people": TaskType("info_to_people", reference.info_to_people),
 }
 
@@ -95,8 +95,12 @@ async def run_recruitment(task: Any, ctx: Any) -> Scores:
     kind = TYPES[task.kind]
     inputs = task.inputs
     tools = []
+    world_facts: dict[str, Any] = {}
     if inputs.environment != "open-web":
-        tools = world_tools(await ctx.world(inputs.environment))
+        world = await ctx.world(inputs.environment)
+        tools = world_tools(world)
+        if task.kind == "info_to_people":
+            world_facts["people"] = reference.people_of(world.pages)
     prompt = ctx.services.prompts.render(kind.agent_template, {"task": inputs, "tools": bool(tools)})
     system = next((m["content"] for m in prompt.messages if m["role"] == "system"), None)
     user = prompt.messages[-1]["content"]
@@ -119,7 +123,7 @@ async def run_recruitment(task: Any, ctx: Any) -> Scores:
             LevelVerdict,
             settings=JUDGE_SETTINGS,
             text_parser=level_from_text,
-            reference=lambda: kind.reference(task.ground_truth, judged),
+            reference=lambda: kind.reference(task.ground_truth, judged, **world_facts),
         )
     levels = {v.model: int(v.value["score"]) for v in verdicts}
     mean_level = statistics.fmean(levels.values())

@@ -5,21 +5,23 @@ People write these answers as comma lists, bullets, numbered lists, Markdown tab
 "A / B" and "A and B", names with remarks ("LG Energy Solution (Ochang, Korea)"), with or without the
 "Search Results" section the prompt asks for. So reading is a judged step, as in the paper: the panel's first
 judge lists the names per kind (prompts/recruitment/extract_company_mapping.j2, validated JSON, stage
-`extract`); the reference judge reads them with a parser instead (harness.benchmarks.recruitment.reference).
-Code then keeps only names the answer itself contains (an extractor cannot credit the agent with a name it
-did not write), drops repeats, and cuts each kind to its quantity in the answer's order: the agent is told
-that surplus names are cut, so over-delivery displaces its own better names and is never judged whole.
+`extract`); the reference judge reads them with a parser instead (harness.benchmarks.recruitment.reading).
+Code then splits every entry into single names (so "A/B/C" cannot pass as one), keeps only names the answer
+itself contains (a reader cannot credit the agent with a name it did not write), drops repeats, and cuts
+each kind to its quantity in the answer's order, whatever order the reader listed them in: the agent is told
+that surplus names are cut, so over-delivery displaces its own later names and is never judged whole.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, create_model
 
-from harness.benchmarks.recruitment.reference import normalized, parse_lists
+from harness.benchmarks.recruitment.reading import normalized, read_lists, split_entry
 
 NAME_CHARS = 120
 Name = Annotated[
@@ -91,27 +93,52 @@ class Reading:
         return out
 
 
-def settle(answer: str, lists: dict[str, list[str]], quantities: dict[str, int], by: str) -> Reading:
-    """From raw per-kind lists to what the judge sees: names in the answer only, once each, cut to the
-    quantity asked, in the answer's order. Pure."""
+def _position(text: str, key: str, start: int) -> int | None:
+    """Where `key` first appears as whole words in `text`: from `start` (the results section) on if it is
+    there, else anywhere, placed after everything the section holds; None if the answer never has it."""
+    pattern = re.compile(r"(?<!\w)" + re.escape(key) + r"(?!\w)")
+    if found := pattern.search(text, start):
+        return found.start()
+    if found := pattern.search(text):
+        return len(text) + found.start()
+    return None
+
+
+def settle(
+    answer: str,
+    lists: dict[str, list[str]],
+    quantities: dict[str, int],
+    by: str,
+    known: Mapping[str, Sequence[str]] | None = None,
+) -> Reading:
+    """From a reader's per-kind lists to what the judge sees. Each entry is split into single names
+    (reading.split_entry: "A/B/C" is three, an expert's name stays whole); a name the answer does not
+    contain is dropped, never credited; repeats go; the names are put in the order the answer gives them
+    (their first place in its results section, else in the whole answer), whatever order the reader
+    listed them in; each kind is cut to its quantity. Pure."""
     text = normalized(answer)
+    results = text.rfind("search results")
+    start = max(results, 0)
+    flat = tuple(name for names in (known or {}).values() for name in names)
     reading = Reading(kept={}, by=by)
     for kind, quantity in quantities.items():
         seen: set[str] = set()
-        kept: list[str] = []
+        placed: list[tuple[int, str]] = []
         for raw in lists.get(kind, []):
-            name = raw.strip()
-            key = normalized(name)
-            if not key or key in seen:
-                continue
-            seen.add(key)
-            if key not in text:
-                reading.dropped.setdefault(kind, []).append(name)
-                continue
-            kept.append(name)
-        reading.kept[kind] = kept[:quantity]
-        if len(kept) > quantity:
-            reading.cut[kind] = kept[quantity:]
+            for name in split_entry(raw, flat):
+                key = normalized(name)
+                if not key or key in seen:
+                    continue
+                seen.add(key)
+                where = _position(text, key, start)
+                if where is None:
+                    reading.dropped.setdefault(kind, []).append(name)
+                    continue
+                placed.append((where, name))
+        ordered = [name for _, name in sorted(placed, key=lambda pair: pair[0])]
+        reading.kept[kind] = ordered[:quantity]
+        if len(ordered) > quantity:
+            reading.cut[kind] = ordered[quantity:]
     return reading
 
 
@@ -119,9 +146,9 @@ async def read_answer(ctx: Any, task: Any, answer: str, reference: bool) -> Read
     """The answer's lists, read by the panel's first judge (or the reference parser), then settled."""
     quantities = {o.kind: o.quantity for o in task.inputs.objects}
     kinds = list(quantities)
+    known = {kind: list(names) for kind, names in task.ground_truth.expected.items()}
     if reference:
-        known = tuple(name for names in task.ground_truth.expected.values() for name in names)
-        return settle(answer, parse_lists(answer, kinds, known), quantities, by="reference parser")
+        return settle(answer, read_lists(answer, kinds, known), quantities, by="reference parser", known=known)
     from harness.judge import Untrusted
 
     model = extraction_model(quantities)
@@ -135,4 +162,4 @@ async def read_answer(ctx: Any, task: Any, answer: str, reference: bool) -> Read
         )
     parsed = model.model_validate(verdict.value)
     lists = {kind: list(getattr(parsed, name)) for kind, name in zip(kinds, model.model_fields, strict=True)}
-    return settle(answer, lists, quantities, by=verdict.model)
+    return settle(answer, lists, quantities, by=verdict.model, known=known)

@@ -4,31 +4,35 @@ alternatives the criteria allow and weighs hallucinations); it is a deterministi
 the keyword floor and the oracle ceiling in docs/xbench.md are measured with it, tests hold them apart, and
 it checks the plumbing in CI without a judge's cost. Pure functions.
 
-- company mapping: the share of the expert's names found in the candidate's lists (already cut to the
-  quantities asked); 100 % -> 5, >= 90 % -> 4, >= 67 % -> 3, >= 34 % -> 2, else 1;
+- company mapping: the share of the expert's names covered by the candidate's names (already one name per
+  entry and cut to the quantities asked, mapping.settle), each name covering at most one expected name;
+  100 % -> 5, >= 90 % -> 4, >= 67 % -> 3, >= 34 % -> 2, else 1;
 - people-to-info: the share of questions whose evidence (a verbatim quote of the fact) the profile
   contains; 100 % -> 5, >= 75 % -> 4, >= 50 % -> 3, >= 20 % -> 2, else 1;
-- info-to-people: every target named (by profile link, or by name) and no other profile linked -> 5; every
-  target and others too -> 4; some targets -> 3; nobody named -> 2 (it admits it found nothing); only
-  other people -> 1.
+- info-to-people, the paper's rubric counted: the targets found give the level before errors (all -> 5, at
+  least two thirds -> 4, fewer -> 3), and every other person named is an error that costs a level, down to
+  2 while a target is among them ("the right person among wrong ones" is at best partly correct, 3, with
+  two wrong people beside it). Nobody right: 2 if nobody is named (an honest "not found"), else 1. Another
+  person is named by a link to their profile, or, in a world task, by the name of a person of the world on
+  a line that does not rule them out ("not", "ruled out", "near miss", ...). A target is named by their
+  profile link, or by name on a line that links nobody else (a namesake's link is the namesake).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from harness.benchmarks.recruitment.reading import normalized
 from harness.world import normalize_url
 
 _URL = re.compile(r"https?://[^\s)\]>\"',]+")
-
-
-def normalized(text: str) -> str:
-    """Case, accents' composition, markup and spacing do not decide a match."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = re.sub(r"[*_`#>|]+", " ", text)
-    return re.sub(r"\s+", " ", text).strip()
+_RULED_OUT = re.compile(
+    r"\b(not|no longer|never|ruled out|rule out|rules out|exclud\w*|near[- ]miss\w*|decoys?|rejected|discard\w*|"
+    r"instead of|rather than|unlike|except|fails?|misses|doesn't|does not|isn't|wasn't)\b|n't\b",
+    re.IGNORECASE,
+)
 
 
 def contains(haystack: str, needle: str) -> bool:
@@ -48,13 +52,35 @@ def _level(share: float, steps: tuple[float, float, float, float]) -> int:
     return 1
 
 
+def _covered(expected: list[str], given: list[str]) -> set[int]:
+    """Which expected names the given names cover, one given name per expected name at most (a largest
+    matching, so that an entry holding two expected names is never credited twice)."""
+    holds = [[g for g, name in enumerate(given) if normalized(wanted) in normalized(name)] for wanted in expected]
+    owner: dict[int, int] = {}
+
+    def assign(e: int, visited: set[int]) -> bool:
+        for g in holds[e]:
+            if g in visited:
+                continue
+            visited.add(g)
+            if g not in owner or assign(owner[g], visited):
+                owner[g] = e
+                return True
+        return False
+
+    for number in range(len(expected)):
+        assign(number, set())
+    return set(owner.values())
+
+
 def company_mapping(truth: Any, lists: dict[str, list[str]]) -> dict[str, Any]:
-    """The verdict from the candidate's lists (cut to the quantities asked) against the expert's."""
+    """The verdict from the candidate's lists (one name per entry, cut to the quantities asked) against
+    the expert's."""
     found, missed = [], []
     for kind, expected in truth.expected.items():
-        given = " | ".join(lists.get(kind, []))
-        for name in expected:
-            (found if contains(given, name) else missed).append(name)
+        covered = _covered(list(expected), list(lists.get(kind, [])))
+        for number, name in enumerate(expected):
+            (found if number in covered else missed).append(name)
     total = len(found) + len(missed)
     share = len(found) / total if total else 0.0
     level = _level(share, (1.0, 0.9, 0.67, 0.34))
@@ -74,107 +100,52 @@ def people_to_info(truth: Any, answer: str) -> dict[str, Any]:
     return {"reasoning": f"reference: {sum(answered)} of {len(answered)} questions answered", "score": level}
 
 
-def info_to_people(truth: Any, answer: str) -> dict[str, Any]:
-    linked = {normalize_url(u.rstrip(".")) for u in _URL.findall(answer)}
-    targets = [p for p in truth.people]
-    named = [p for p in targets if (p.url and normalize_url(p.url) in linked) or contains(answer, p.name)]
-    others = linked - {normalize_url(p.url) for p in targets if p.url}
-    people_links = {u for u in others if "/in/" in u}
-    if len(named) == len(targets):
-        level = 4 if people_links else 5
-    elif named:
-        level = 3
+def people_of(pages: Iterable[Any]) -> dict[str, str]:
+    """A world's people: the name a profile's title opens with (no "Dr." or native-script aside), normalised,
+    -> the profile's URL. Namesakes share a key; the first profile keeps it (a name alone cannot tell them
+    apart, and either is another person only when it is not a target's name)."""
+    people: dict[str, str] = {}
+    for page in pages:
+        if page.kind != "person" and not _profile(page.url):
+            continue
+        name = re.split(r" - | \| | — | · ", page.title, maxsplit=1)[0]
+        name = re.sub(r"\([^)]*\)|^(dr|prof|mr|ms|mrs)\.?\s+", " ", name, flags=re.IGNORECASE)
+        key = normalized(name)
+        if len(key) > 3:
+            people.setdefault(key, page.url)
+    return people
+
+
+def _profile(url: str) -> bool:
+    return "/in/" in url
+
+
+def info_to_people(truth: Any, answer: str, people: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The verdict on who the answer names. `people`: the world's people, normalised name -> profile URL
+    (a person named without a link is still named)."""
+    targets = {normalize_url(p.url): p for p in truth.people if p.url}
+    target_names = {normalized(p.name) for p in truth.people}
+    named: set[str] = set()
+    wrong: set[str] = set()
+    for line in answer.splitlines():
+        links = {normalize_url(u.rstrip(".")) for u in _URL.findall(line)}
+        others = {u for u in links if _profile(u) and u not in targets}
+        wrong |= others
+        for key, person in targets.items():
+            if key in links or (not others and contains(line, person.name)):
+                named.add(key)
+        no_url = [p for p in truth.people if not p.url and contains(line, p.name)]
+        named |= {normalized(p.name) for p in no_url}
+        if people and not others and not _RULED_OUT.search(line):
+            flat = normalized(_URL.sub(" ", line))
+            for name, url in people.items():
+                if name not in target_names and re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", flat):
+                    wrong.add(normalize_url(url))
+    total = len(truth.people)
+    if not named:
+        level = 1 if wrong else 2
     else:
-        level = 1 if people_links else 2
-    reasoning = f"reference: {len(named)} of {len(targets)} people found; {len(people_links)} other profiles named"
+        before = 5 if len(named) == total else 4 if len(named) * 3 >= total * 2 else 3
+        level = max(2, before - len(wrong))
+    reasoning = f"reference: {len(named)} of {total} people found; {len(wrong)} other people named"
     return {"reasoning": reasoning, "score": level}
-
-
-def parse_lists(answer: str, kinds: list[str], known: tuple[str, ...] = ()) -> dict[str, list[str]]:
-    """The lists of a company-mapping answer read without a model, for the reference judge: lines that start
-    with a kind's label ("Companies: A, B"), or a heading for the kind followed by bullets, numbered items
-    or table rows. Names are split on commas, semicolons, " / ", " & " and " and ", outside parentheses;
-    a `known` name (the expert's, which the judge knows) is never split: "Engine & Rendering Team" is one
-    team, as a judge reading it would see."""
-    wanted = {kind: _stems(kind) for kind in kinds}
-    lists: dict[str, list[str]] = {kind: [] for kind in kinds}
-    current: str | None = None
-    all_lines = answer.splitlines()
-    for number, raw in enumerate(all_lines):
-        line = raw.strip()
-        following = all_lines[number + 1].strip() if number + 1 < len(all_lines) else ""
-        if not line or (line.startswith("|") and re.fullmatch(r"\|?[\s:|-]+\|?", following) and "-" in following):
-            continue  # blank, or a table's header row (the next line is its |---| rule)
-        label, _, rest = line.lstrip("-*+• ").partition(":")
-        kind = _kind_of(label, wanted) if rest or line.startswith("#") else None
-        if kind is not None and rest.strip():
-            lists[kind] += split_names(rest, known)
-            current = None
-            continue
-        heading = _kind_of(line.strip("#*_: "), wanted) if line.startswith(("#", "**")) or line.endswith(":") else None
-        if heading is not None:
-            current = heading
-            continue
-        if current is not None and re.match(r"^([-*+•]|\d+[.)]|\|)", line):
-            cell = line.strip("|").split("|")[0] if line.startswith("|") else re.sub(r"^([-*+•]|\d+[.)])\s*", "", line)
-            if set(cell.strip()) <= set("-: "):
-                continue
-            lists[current] += split_names(cell, known)
-        elif line.startswith("#"):
-            current = None
-    return {kind: list(dict.fromkeys(n for n in names if n)) for kind, names in lists.items()}
-
-
-def split_names(text: str, known: tuple[str, ...] = ()) -> list[str]:
-    """`A, B and C / D (Ochang, Korea)` -> A, B, C, D: separators outside parentheses, remarks dropped
-    before the words that join names are looked for; `known` names stay whole."""
-    kept: dict[str, str] = {}
-
-    def hold(match: re.Match[str]) -> str:  # the answer's own spelling, behind a token no separator splits
-        token = f"\x00{len(kept)}\x00"
-        kept[token] = match.group(0)
-        return token
-
-    for name in sorted({k.strip() for k in known if k.strip()}, key=len, reverse=True):
-        text = re.sub(re.escape(name), hold, text, flags=re.IGNORECASE)
-    depth, parts, current = 0, [], ""
-    for char in text:
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth = max(0, depth - 1)
-        if depth == 0 and char in ",;":
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    parts.append(current)
-    names = []
-    for part in parts:
-        part = re.sub(r"\([^)]*\)|\[[^\]]*\]", "", part)
-        for piece in re.split(r"\s+/\s+|\s+and\s+|\s+&\s+", part):
-            name = piece.strip(" .*_`\"'")
-            name = re.split(r"\s+[-–—]\s+", name)[0].strip()
-            for token, whole in kept.items():
-                name = name.replace(token, whole)
-            if name:
-                names.append(name)
-    return names
-
-
-def _stems(kind: str) -> set[str]:
-    return {_stem(w) for w in re.findall(r"\w+", kind.lower())}
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ies", "es", "s"):
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-    return word
-
-
-def _kind_of(label: str, wanted: dict[str, set[str]]) -> str | None:
-    words = {_stem(w) for w in re.findall(r"\w+", label.lower())}
-    if not words or len(words) > 6:
-        return None
-    return next((kind for kind, stems in wanted.items() if stems and stems <= words), None)
