@@ -75,6 +75,17 @@ def redact_url(url: str | None, *, drop: bool = False) -> str | None:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
+def has_credentials(url: str | None) -> bool:
+    """Whether a URL carries credentials: a `user:pass@` part or a query parameter named like a key."""
+    if not url:
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return True  # unreadable: treated as the worse case
+    return "@" in parts.netloc or any(_SECRET_PARAM.search(name) for name, _ in parse_qsl(parts.query, True))
+
+
 def url_credentials(url: str | None) -> list[str]:
     """The secrets inside a URL: the password of `user:pass@host` and the values of query parameters
     named like keys or tokens (`?api-key=...`)."""

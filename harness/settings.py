@@ -670,9 +670,9 @@ def _model_name_ok(value: str) -> bool:
 
 
 def _has_credentials(url: str) -> bool:
-    from harness.secrets import redact_url
+    from harness.secrets import has_credentials
 
-    return redact_url(url) != url
+    return has_credentials(url)
 
 
 def _budget_warnings(max_cost: float | None, shard: tuple[int, int] | None, cache_url: str | None) -> list[str]:

@@ -235,6 +235,37 @@ def test_defaults_are_the_embedded_models(tmp_path: Path) -> None:
     assert panel.judge_models == ["a/b", "c/d"] and not panel.uses_local_models
 
 
+def test_the_tiny_model_notice_is_for_runs_that_use_it(tmp_path: Path) -> None:
+    """The notice ("scores from a tiny offline model") is for runs where SmolLM2 answers or judges: not for a
+    command agent on a provider's model judged by a provider's model."""
+    (tmp_path / "a.sh").write_text("echo hi\n")
+    remote = {"model": "openai/x", "judge_model": "openai/j"}
+    assert not settings_from_options(options(**remote, agent_cmd="sh a.sh"), tmp_path).uses_local_models
+    assert not settings_from_options(options(**remote, agent="m:f"), tmp_path).uses_local_models
+    assert settings_from_options(options(model="openai/x", agent_cmd="sh a.sh"), tmp_path).uses_local_models
+    assert settings_from_options(options(agent_cmd="sh a.sh", judge_model="openai/j"), tmp_path).uses_local_models
+
+
+@pytest.mark.parametrize(
+    ("url", "refused"),
+    [
+        ("http://alice:pw@h/v1", True),
+        ("http://h/v1?api-key=abc", True),
+        ("http://h/v1?path=a/b&region=eu", False),  # a query with no credential in it is just a query
+        ("http://h:8000/v1", False),
+    ],
+)
+def test_a_key_variable_and_credentials_in_the_url_are_refused_together_only(
+    tmp_path: Path, url: str, refused: bool
+) -> None:
+    chosen = options(model="openai/x", api_base=url, api_key_env="K")
+    if refused:
+        with pytest.raises(ConfigError, match="carries credentials"):
+            settings_from_options(chosen, tmp_path)
+    else:
+        assert settings_from_options(chosen, tmp_path).api_base == url
+
+
 def test_judges_and_embeddings_never_inherit_the_systems_endpoint(tmp_path: Path) -> None:
     settings = settings_from_options(
         options(model="openai/x", api_base="http://10.0.0.1:8000/v1", judge_model="openai/j"), tmp_path
