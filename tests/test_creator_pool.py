@@ -31,7 +31,7 @@ from helpers import REPO
 from harness.benchmarks.marketing.links import ProfileKey, profile_key
 from harness.task import load_task_file
 from harness.world import Page, read_pages
-from scripts.creator_pool import numbers, render
+from scripts.creator_pool import claims, numbers, render
 from scripts.creator_pool.schema import CREATORS, Creator, load_files, rules
 
 POOL = REPO / "fixtures" / "worlds" / "creator-pool"
@@ -574,4 +574,86 @@ def test_no_page_names_a_briefs_product_or_client(pages: list[Page]) -> None:
         for name, pattern in patterns.items()
         if pattern.search(page.text) or pattern.search(page.title)
     ]
+    assert not problems, listing(problems)
+
+
+# -- what the prose says about the audience -----------------------------------------------------------------------
+
+
+def an_audience(age: tuple[int, ...], female: int, countries: dict[str, int]) -> dict[str, Any]:
+    return {"age": dict(zip(claims.BUCKETS, age, strict=True)), "gender": {"female": female, "male": 100 - female},
+            "top_countries": countries}  # fmt: skip
+
+
+# Sentences of the pool as it was before the audiences were written down, with the numbers those pages showed.
+CONTRADICTED = [
+    ("Her viewers are mostly Americans between 18 and 34, with a good British following.",
+     an_audience((6, 38, 39, 12, 5), 45, {"United States": 65, "India": 13, "Australia": 10})),
+    ("His evidence-based explainers reach adults 25-44, and nearly 70 percent of his viewers are in the United States.",
+     an_audience((3, 20, 35, 21, 21), 63, {"United States": 57, "Canada": 10, "Australia": 9})),
+    ("Her small audience is mostly choir members in their fifties and sixties.",
+     an_audience((10, 41, 31, 11, 7), 51, {"United Kingdom": 48, "Ireland": 20})),
+    ("His viewers are mostly over fifty-five and many watch with a notepad.",
+     an_audience((3, 27, 37, 22, 11), 33, {"United Kingdom": 58, "United States": 11})),
+    ("His audience is mostly men over forty-five.", an_audience((3, 24, 42, 18, 13), 32, {"United Kingdom": 70})),
+    ("His followers are mostly over forty-five.", an_audience((6, 18, 23, 27, 26), 46, {"United States": 58})),
+    ("Strategy streams in French with a solid Belgian and Swiss following.",
+     an_audience((6, 29, 37, 19, 9), 10, {"France": 69, "Canada": 11, "Belgium": 9})),
+    ("His viewers are mostly teenagers chasing speed.", an_audience((32, 44, 16, 5, 3), 9, {"United States": 62})),
+    ("His viewers are mostly men over forty across the Prairies.",
+     an_audience((3, 22, 33, 24, 18), 29, {"Canada": 49, "United States": 11})),
+    ("Viewers are uni students and young workers, the majority in Australia.",
+     an_audience((8, 38, 34, 14, 6), 48, {"Australia": 48, "New Zealand": 22})),
+    ("Her followers are mostly women between 20 and 34.", an_audience((5, 40, 35, 15, 5), 44, {"Brazil": 80})),
+    ("Men of 30 to 55 renovating their own homes are his core audience.",
+     an_audience((2, 16, 31, 31, 20), 58, {"Spain": 53})),
+    ("English only; audience about 70% in the US.", an_audience((2, 35, 37, 19, 7), 12, {"United States": 55})),
+]  # fmt: skip
+# Claims the same numbers bear out, or that say nothing the page measures.
+UPHELD = [
+    ("Her viewers are mostly Americans between 18 and 34, with a good British following.",
+     an_audience((6, 38, 39, 12, 5), 45, {"United States": 63, "United Kingdom": 14})),
+    ("Her followers are mostly in their thirties.", an_audience((3, 20, 40, 30, 7), 60, {"India": 80})),
+    ("He teaches Spanish to American adults, mostly heritage speakers, from his kitchen in Phoenix.",
+     an_audience((3, 30, 40, 20, 7), 55, {"United States": 70})),
+    ("Her followers are mostly women between 30 and 55 planning a trip to France or Quebec.",
+     an_audience((2, 10, 35, 33, 20), 80, {"Canada": 60, "United States": 20})),
+    ("His audience is mostly in Spain, with very little reach in Mexico or Brazil.",
+     an_audience((5, 30, 40, 20, 5), 20, {"Spain": 60, "Argentina": 10})),
+    ("Her audience is mostly teens and college students.", an_audience((34, 44, 14, 5, 3), 86, {"United States": 71})),
+    ("Mums make up most of his audience and tag their husbands in the comments.",
+     an_audience((2, 20, 45, 25, 8), 62, {"Indonesia": 88})),
+    ("She moved from Lagos to Birmingham, and most of her audience is in the UK.",
+     an_audience((2, 30, 45, 18, 5), 70, {"United Kingdom": 55, "Nigeria": 30})),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "audience"), CONTRADICTED, ids=[s[:40] for s, _ in CONTRADICTED])
+def test_a_claim_the_numbers_contradict_is_found(sentence: str, audience: dict[str, Any]) -> None:
+    assert claims.contradictions(sentence, audience, next(iter(audience["top_countries"]))), sentence
+
+
+@pytest.mark.parametrize(("sentence", "audience"), UPHELD, ids=[s[:40] for s, _ in UPHELD])
+def test_a_claim_the_numbers_bear_out_passes(sentence: str, audience: dict[str, Any]) -> None:
+    assert claims.contradictions(sentence, audience, next(iter(audience["top_countries"]))) == []
+
+
+def test_the_generator_refuses_prose_its_numbers_contradict(tmp_path: Path) -> None:
+    source = tmp_path / "creators"
+    claim = "Most of her viewers are over fifty-five and retired."
+    write_group(source, "filler-a", [a_creator(1, bio=a_creator(1)["bio"] + " " + claim)])
+    refused = generate("--source", source, "--out", tmp_path / "pool")
+    assert refused.returncode == 1 and "mostly over fifty-five" in refused.stderr, refused.stderr
+    older = {"age": {"13-17": 1, "18-24": 4, "25-34": 9, "35-44": 16, "45+": 70}}
+    write_group(source, "filler-a", [a_creator(1, bio=a_creator(1)["bio"] + " " + claim, audience=older)])
+    assert generate("--source", source, "--out", tmp_path / "pool").returncode == 0
+
+
+def test_no_page_says_anything_about_its_audience_that_its_numbers_contradict(pages: list[Page]) -> None:
+    problems = []
+    for page in pages:
+        for line in page.text.splitlines():
+            if line.strip() and not line.lstrip().startswith(("|", "#")):
+                found = claims.contradictions(line, page.data["audience"], page.data["region"])
+                problems += [f"{page.data['platform']} @{page.data['handle']}: {claim}" for claim in found]
     assert not problems, listing(problems)

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scripts.creator_pool import numbers, render
+from scripts.creator_pool import claims, numbers, render
 from scripts.creator_pool.schema import Creator, GroupFile
 
 POOL = render.ROOT / "fixtures" / "worlds" / "creator-pool"
@@ -42,6 +42,9 @@ def creator_page(creator: Creator, rules: dict) -> tuple[str, list[str], str | N
     missing = [piece for piece in render.own_text(creator) if piece not in body]
     if missing:
         problems.append(f"the page lacks the creator's own text (a layout bug): {missing[0][:60]!r}")
+    for piece in (creator.bio, creator.content, creator.notes, *(deal.outcome for deal in creator.brand_history)):
+        stated = claims.contradictions(piece, data["audience"], data["region"])
+        problems += [f"the prose {claim} (write the audience: in the YAML)" for claim in stated]
     return text, problems, cadence_warning(creator, data["posts_per_month"])
 
 
