@@ -8,6 +8,13 @@ Per item, in this order of trust:
    task's text and settings), or a generic one: one call of the system under test on the task's text and
    one call per judge where the kind judges.
 Costs use the same prices as the run (litellm's map, --price-file); a model with no known price is said.
+
+With --cache-url, each item is also replayed from the cache (`replay_from_cache`: --cache-mode replay, so
+no call can be made): the calls answered before the first one missing are what other machines already
+paid for, and count as cached even on a machine with no earlier run of its own. An item answered whole
+from the cache costs nothing; otherwise the replay stops at the first missing call, and what follows it
+(a judge's call depends on the answer before it) is not known to be cached. A system under test that is
+the user's agent (--agent, --agent-cmd, --agent-url) is not replayed: its calls depend on its own code.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ class Need:
 class ItemEstimate:
     suite: str
     needs: dict[str, Need]
-    basis: str  # "earlier run" or "defaults"
+    basis: str  # "earlier run", "defaults" or "cache" (replayed whole from the cache)
     cached_calls: int = 0
     priced_usd: float | None = None  # from an earlier run: what its calls cost at their price
 
@@ -49,6 +56,7 @@ class SuiteEstimate:
     cost_usd: float = 0.0
     unknown_prices: set[str] = field(default_factory=set)
     from_runs: int = 0
+    from_cache: int = 0
 
 
 def tokens(text: str) -> float:
@@ -89,33 +97,118 @@ def previous_results(report_dir: Path, settings: Any, limit: int = 20) -> dict[t
     return found
 
 
-def estimate_items(specs: list[Any], settings: Any, cache: Any = None) -> list[ItemEstimate]:
-    from harness.benchmarks import get_benchmark
+def estimate_run(specs: list[Any], settings: Any) -> list[str]:
+    """The lines `--estimate` prints for these items (pytest's TaskItem specs)."""
+    replayed = replay_from_cache(specs, settings) if can_replay(settings) and specs else None
+    cache = None
+    if settings.cache_mode.value in ("use", "replay") and (settings.cache_dir.is_dir() or settings.cache_url):
+        from harness.cache import CallCache
 
+        remote = None
+        if settings.cache_url:  # calls other shards or machines already paid for are hits too
+            from harness.redis_store import shared_parts
+
+            remote, _ = shared_parts(settings, "estimate")
+        cache = CallCache(settings.cache_dir, settings.cache_mode, remote=remote)
+    try:
+        return lines(summarise(estimate_items(specs, settings, cache, replayed), settings))
+    finally:
+        if cache is not None:
+            cache.close()
+
+
+def can_replay(settings: Any) -> bool:
+    """Replay items from the shared cache: --cache-url, a mode that reads, and --model as the system (an
+    agent's calls come from its own code, which an estimate does not run)."""
+    return bool(settings.cache_url) and settings.cache_mode.value in ("use", "replay") and not settings.has_agent
+
+
+def replay_from_cache(specs: list[Any], settings: Any) -> list[dict[str, Any]]:
+    """Each item's result when run on the cache alone (--cache-mode replay: a call missing from the cache
+    fails, none is made, nothing is paid or budgeted). Items run as in a run, many at once."""
+    from dataclasses import replace
+
+    from harness.cache import CacheMode
+    from harness.collect import ITEM_WINDOW
+    from harness.runner import Runner
+    from harness.services import build_services
+
+    offline = replace(settings, cache_mode=CacheMode.REPLAY, max_cost_usd=None)
+    runner = Runner(lambda: build_services(offline, "estimate"), max_items_in_flight=ITEM_WINDOW * settings.concurrency)
+    try:
+        for index, spec in enumerate(specs):
+            runner.start(str(index), spec, 0.0)
+        return [runner.wait(str(index), spec, 0.0) for index, spec in enumerate(specs)]
+    finally:
+        runner.close()
+
+
+def _replayed_whole(result: dict[str, Any] | None) -> bool:
+    """Whether every call the item made was answered by the cache (so a run makes none)."""
+    calls = (result or {}).get("calls") or []
+    return bool(calls) and all(call.get("cache_hit") for call in calls)
+
+
+def _needs_of(calls: list[dict[str, Any]]) -> dict[str, Need]:
+    needs: dict[str, Need] = defaultdict(Need)
+    for call in calls:
+        need = needs[call["namespace"]]
+        need.calls += 1
+        need.input_tokens += call.get("input_tokens") or 0
+        need.output_tokens += call.get("output_tokens") or 0
+    return dict(needs)
+
+
+def _with_replay(estimate: ItemEstimate, result: dict[str, Any] | None) -> ItemEstimate:
+    """An item's estimate once its replay from the cache is known."""
+    if result is None:
+        return estimate
+    if _replayed_whole(result):
+        calls = result["calls"]
+        basis = estimate.basis if estimate.basis == "earlier run" else "cache"
+        return ItemEstimate(estimate.suite, _needs_of(calls), basis, len(calls), 0.0)
+    hits = sum(bool(call.get("cache_hit")) for call in result.get("calls") or [])
+    if hits <= estimate.cached_calls:
+        return estimate
+    total = sum(n.calls for n in estimate.needs.values())
+    if total <= hits:  # the replay got further than the estimate's calls: at least one more is missing
+        scale = (hits + 1) / total if total else 1.0
+        needs = {k: Need(n.calls * scale, n.input_tokens * scale, n.output_tokens * scale)
+                 for k, n in estimate.needs.items()}  # fmt: skip
+        if not needs:
+            needs = {"sut": Need(hits + 1)}
+        estimate = ItemEstimate(estimate.suite, needs, estimate.basis, estimate.cached_calls, estimate.priced_usd)
+    estimate.cached_calls = hits
+    return estimate
+
+
+def estimate_items(
+    specs: list[Any], settings: Any, cache: Any = None, replayed: list[dict[str, Any]] | None = None
+) -> list[ItemEstimate]:
+    """One estimate per item; `replayed` (in the order of `specs`): each item's replay from the cache."""
     earlier = previous_results(settings.report_dir, settings)
     out = []
-    for spec in specs:
-        task = spec.task
-        key = (task.id, task.version, spec.variant, spec.repeat)
-        result = earlier.get(key)
-        if result is not None:
-            needs: dict[str, Need] = defaultdict(Need)
-            cached = 0
-            for call in result.get("calls") or []:
-                need = needs[call["namespace"]]
-                need.calls += 1
-                need.input_tokens += call["input_tokens"]
-                need.output_tokens += call["output_tokens"]
-                if cache is not None and cache.get(call["namespace"], call["key"]) is not None:
-                    cached += 1
-            usage = result.get("usage") or {}
-            priced = usage.get("priced_usd") if usage.get("priced_known", True) else None
-            out.append(ItemEstimate(task.suite, dict(needs), "earlier run", cached, priced))
-            continue
-        benchmark = get_benchmark(task.kind)
-        estimator = benchmark.estimate or generic_estimate
-        out.append(ItemEstimate(task.suite, estimator(task, settings), "defaults"))
+    for index, spec in enumerate(specs):
+        out.append(_with_replay(_item_estimate(spec, settings, cache, earlier), replayed[index] if replayed else None))
     return out
+
+
+def _item_estimate(
+    spec: Any, settings: Any, cache: Any, earlier: dict[tuple[Any, ...], dict[str, Any]]
+) -> ItemEstimate:
+    """From the item's earlier run (its calls still in the cache are hits), else from the benchmark's defaults."""
+    from harness.benchmarks import get_benchmark
+
+    task = spec.task
+    result = earlier.get((task.id, task.version, spec.variant, spec.repeat))
+    if result is None:
+        estimator = get_benchmark(task.kind).estimate or generic_estimate
+        return ItemEstimate(task.suite, estimator(task, settings), "defaults")
+    calls = result.get("calls") or []
+    cached = sum(cache is not None and cache.get(c["namespace"], c["key"]) is not None for c in calls)
+    usage = result.get("usage") or {}
+    priced = usage.get("priced_usd") if usage.get("priced_known", True) else None
+    return ItemEstimate(task.suite, _needs_of(calls), "earlier run", cached, priced)
 
 
 def summarise(items: list[ItemEstimate], settings: Any) -> dict[str, SuiteEstimate]:
@@ -128,8 +221,10 @@ def summarise(items: list[ItemEstimate], settings: Any) -> dict[str, SuiteEstima
         suite = suites[item.suite]
         suite.items += 1
         suite.from_runs += item.basis == "earlier run"
+        suite.from_cache += item.basis == "cache"
         suite.cached_calls += item.cached_calls
         item_calls = sum(n.calls for n in item.needs.values())
+        cost = item.priced_usd or 0.0
         for namespace, need in item.needs.items():
             suite.calls += need.calls
             suite.input_tokens += need.input_tokens
@@ -143,10 +238,9 @@ def summarise(items: list[ItemEstimate], settings: Any) -> dict[str, SuiteEstima
                     suite.unknown_prices.add(model)
                     continue
                 share = 1 / len(chosen)
-                suite.cost_usd += price.cost(need.input_tokens * share, need.output_tokens * share)
-        if item.priced_usd is not None and item_calls:
-            # calls that will be read from the cache cost nothing now
-            suite.cost_usd += item.priced_usd * (1 - item.cached_calls / item_calls)
+                cost += price.cost(need.input_tokens * share, need.output_tokens * share)
+        if item_calls:  # calls that will be read from the cache cost nothing now
+            suite.cost_usd += cost * max(0.0, 1 - item.cached_calls / item_calls)
     return dict(sorted(suites.items()))
 
 
@@ -166,6 +260,7 @@ def lines(suites: dict[str, SuiteEstimate]) -> list[str]:
         total.output_tokens += s.output_tokens
         total.cost_usd += s.cost_usd
         total.from_runs += s.from_runs
+        total.from_cache += s.from_cache
         total.unknown_prices |= s.unknown_prices
     out.append(_line("ALL", total))
     if total.unknown_prices:
@@ -175,7 +270,9 @@ def lines(suites: dict[str, SuiteEstimate]) -> list[str]:
 
 
 def _line(name: str, s: SuiteEstimate) -> str:
-    basis = f"{s.from_runs} from earlier runs, {s.items - s.from_runs} from defaults"
+    basis = f"{s.from_runs} from earlier runs, {s.items - s.from_runs - s.from_cache} from defaults"
+    if s.from_cache:
+        basis += f", {s.from_cache} from the shared cache"
     cost = f"{s.cost_usd:.4f}" + ("+?" if s.unknown_prices else "")
     return (
         f"{name[:24]:<24} {s.items:>6} {s.calls:>9.0f} {s.cached_calls:>8.0f} {s.input_tokens:>12,.0f} "

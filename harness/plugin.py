@@ -245,25 +245,10 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
 
 
 def _print_estimate(session: pytest.Session) -> None:
-    from harness.estimate import estimate_items, lines, summarise
+    from harness.estimate import estimate_run
 
-    settings = session.config.stash[SETTINGS]
     specs = [item.spec for item in session.items if isinstance(item, TaskItem)]
-    cache = None
-    if settings.cache_mode.value in ("use", "replay") and (settings.cache_dir.is_dir() or settings.cache_url):
-        from harness.cache import CallCache
-
-        remote = None
-        if settings.cache_url:  # calls other shards or machines already paid for are hits too
-            from harness.redis_store import shared_parts
-
-            remote, _ = shared_parts(settings, "estimate")
-        cache = CallCache(settings.cache_dir, settings.cache_mode, remote=remote)
-    try:
-        report = lines(summarise(estimate_items(specs, settings, cache), settings))
-    finally:
-        if cache is not None:
-            cache.close()
+    report = estimate_run(specs, session.config.stash[SETTINGS])
     reporter = session.config.pluginmanager.getplugin("terminalreporter")
     for line in report:
         if reporter is not None:

@@ -207,3 +207,33 @@ def test_harness_cache_stats_and_clear_the_shared_store(redis_server: RedisServe
     with pytest.raises(SystemExit) as refused:
         main(["cache", "stats", "--cache-url", f"redis://127.0.0.1:{free_port()}/0"])
     assert refused.value.code == 4 and "--cache-url" in capsys.readouterr().err
+
+
+def estimate_fields(stdout: str) -> list[str]:
+    (line,) = [line for line in stdout.splitlines() if line.startswith("sample ")]
+    return line.split()
+
+
+def test_an_estimate_on_a_fresh_machine_counts_what_other_machines_paid_for(
+    project: Project, fresh_stub: Any, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """--estimate replays each item from the shared cache (no call can be made): a machine with no run and no
+    cache of its own sees every call another machine paid for as cached; with another judge, the answers
+    are still there but the judge's calls (which depend on them) are not."""
+    project.copy_sample()
+    shared = ["--cache-url", redis_server.url()]
+    paid = project.pytest("evals/sample", *stub_args(fresh_stub), *shared, "--no-html").run["totals"]["calls"]
+    fresh_stub.control(reset_stats=True)
+    fresh = ["--cache-dir", str(tmp_path / "new-cache"), "--report-dir", str(tmp_path / "new-reports"), "--estimate"]
+    out = project.pytest("evals/sample", *stub_args(fresh_stub), *shared, *fresh)
+    assert out.returncode == 0, out.stdout[-2000:]
+    fields = estimate_fields(out.stdout)
+    assert int(fields[2]) == int(fields[3]) == paid and float(fields[6]) == 0  # all cached: nothing to pay
+    assert "0 from earlier runs, 0 from defaults, 24 from the shared cache" in out.stdout
+    other = project.pytest("evals/sample", *stub_args(fresh_stub, "--judge-model", "openai/stub-judge-2"), *shared,
+                           *fresh)  # fmt: skip
+    fields = estimate_fields(other.stdout)
+    judged = 8  # evals/sample/judged.yaml: their answers are cached, their new judge's verdicts are not
+    assert int(fields[3]) == paid - judged and int(fields[2]) >= paid
+    assert "16 from the shared cache" in other.stdout
+    assert fresh_stub.stats()["requests"] == 0 and not (tmp_path / "new-reports" / "LATEST").exists()
