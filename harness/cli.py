@@ -418,7 +418,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(func=cmd_gem_score)
 
     merge = sub.add_parser("merge", help="join the shards of one run (--shard K/N) into one run")
-    merge.add_argument("runs", nargs="+", help="each shard's results.json, run folder or run id (shards 1..N)")
+    merge.add_argument(
+        "runs", nargs="+", help="each shard's results.json, run folder, run id or report folder (its LATEST run)"
+    )
     merge.add_argument(
         "--output",
         default=None,

@@ -141,3 +141,16 @@ def test_what_is_not_a_shard_is_refused(tmp_path: Path) -> None:
         read_shard(tmp_path, str(broken))
     with pytest.raises(MergeError, match="no-such-run"):
         read_shard(tmp_path, "no-such-run")
+
+
+def test_a_shards_report_folder_stands_for_its_latest_run(tmp_path: Path) -> None:
+    """A shard run again (a retried Kubernetes index, a re-run CI job) leaves two runs in its report folder:
+    the folder names the newer, so `harness merge /runs/shard-*` takes each shard once."""
+    folder = tmp_path / "shard-2"
+    for index, run_id in enumerate(("20260101T000000000Z-old000", "20260102T000000000Z-new000")):
+        run = shard(2, 3, ["c", "d"], run_id=run_id, exit_status=index).run
+        (folder / run_id).mkdir(parents=True)
+        (folder / run_id / "results.json").write_text(json.dumps(run))
+    (folder / "LATEST").write_text("20260102T000000000Z-new000\n")
+    chosen = read_shard(tmp_path / "elsewhere", str(folder))
+    assert chosen.run["run"]["run_id"] == "20260102T000000000Z-new000"

@@ -45,11 +45,17 @@ class Shard:
 
 
 def read_shard(report_dir: Path, ref: str) -> Shard:
-    """A shard's run, named by results.json, run folder or run id; a MergeError when it is not one."""
+    """A shard's run, named by results.json, run folder, run id, or the shard's report folder (its LATEST
+    run: a shard run again, after a failure, writes a second run beside the first); a MergeError when it is
+    not one."""
     from harness.report.run_files import run_path
 
+    given = Path(str(ref))
     try:
-        path = run_path(report_dir, ref)
+        if given.is_dir() and not (given / "results.json").is_file() and (given / "LATEST").is_file():
+            path = run_path(given, "latest")
+        else:
+            path = run_path(report_dir, ref)
     except SystemExit as exc:
         raise MergeError(str(exc).removeprefix("harness: ")) from None
     try:
