@@ -34,9 +34,11 @@ from harness.llm.stages import current_stage
 from harness.secrets import Redactor
 from harness.solvers import Answer, CallScope, LoopLimits, Trajectory, recorded_tools
 from harness.tools import Tool
+from harness.wellformed import well_formed_text
 
 MAX_OUTPUT_BYTES = 8 * 2**20
 STDERR_TAIL_CHARS = 2000
+DRAIN_GRACE_S = 0.5  # after the main process exits, how long its pipes may take to close on their own
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -84,7 +86,7 @@ def read_answer(raw: bytes, source: str) -> str:
                              '{"answer": "..."}') from exc  # fmt: skip
         if not isinstance(document, dict) or not isinstance(document.get("answer"), str):
             raise AgentError(f'{source} is a JSON object without a string "answer"')
-        return document["answer"]
+        return well_formed_text(document["answer"])  # "\ud83d" (half an emoji) would fail every writer
     return stripped
 
 
@@ -181,7 +183,9 @@ class CommandAgent(_GatewayAgent):
         try:
             async with asyncio.timeout(timeout):
                 await _feed(process, json.dumps(document).encode())
-                returncode = await process.wait()
+                returncode = await _exited(process)
+            with contextlib.suppress(Exception):  # what it wrote is read; a child holding its pipes is not awaited
+                await asyncio.wait_for(asyncio.shield(readers), DRAIN_GRACE_S)
         except TimeoutError:
             await self._end(process, group, session, readers)
             raise AgentError(f"{self.name} did not finish within {timeout:g} s{self._tail(stderr, session)}") from None
@@ -221,13 +225,27 @@ class CommandAgent(_GatewayAgent):
         return f"; stderr ends: {tail}"
 
 
-_CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
+_CONTROL = re.compile(
+    r"\x1b\[[0-9;?]*[ -/]*[@-~]"  # CSI: cursor moves, colours, erasures
+    r"|\x1b[P\]X^_][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC (titles, links), DCS, SOS, PM, APC strings
+    r"|[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]"  # the other C0 and C1 controls (CR, lone ESC, C1 CSI)
+    r"|[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"  # bidirectional marks, embeddings, overrides, isolates
+)
 
 
 def printable(text: str) -> str:
-    """`text` without terminal escape sequences or control characters (newlines and tabs stay): an agent's
-    output must not move the cursor, recolour or retitle the terminal that shows a report line."""
-    return _CONTROL.sub("", text)
+    """`text` without terminal escape sequences, control characters or bidirectional overrides (newlines and
+    tabs stay): an agent's output must not move the cursor, recolour or retitle the terminal that shows a
+    report line, nor reorder what a reader sees of it (after U+202E, `fdp.exe` reads `exe.pdf`)."""
+    return _CONTROL.sub("", well_formed_text(text))
+
+
+async def _exited(process: Any) -> int:
+    """The main process's exit status, as soon as it exits. (asyncio's `wait()` also waits until its pipes
+    close, which a child that inherited them, a daemon or a forgotten `&`, can put off forever.)"""
+    while process.returncode is None:
+        await asyncio.sleep(0.02)
+    return int(process.returncode)
 
 
 async def _feed(process: Any, data: bytes) -> None:

@@ -130,11 +130,11 @@ def _check_system_under_test(settings: Any, state: RunState) -> None:
 
             load_callable(settings.agent, settings.rootdir)
         if settings.agent_cmd:
-            from harness.sandbox import not_dumpable
             from harness.services import command_sandbox
 
-            state.sandbox = command_sandbox(settings).description
-            not_dumpable()  # the keys in this process's environment stay out of /proc for others
+            sandbox = command_sandbox(settings)
+            state.sandbox = sandbox.description
+            settings.warnings.extend(sandbox.warnings)
     except ConfigError as exc:
         raise pytest.UsageError(str(exc)) from exc
 

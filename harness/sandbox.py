@@ -11,16 +11,24 @@ each item's process tree gets:
   working folder of its own (`/home/agent`, also its HOME) and a private `/tmp`;
 - an environment built from an allow-list (PATH, locale, time zone, and the names given with
   `--agent-env`), plus the gateway's variables: never the user's keys;
-- limits: a cgroup capping processes and memory where this machine lets the harness create one, and a
-  cap on each process's data segment everywhere.
+- limits: a cgroup capping processes and memory where this machine lets the harness create one, a cap on
+  the processes of its own user namespace (RLIMIT_NPROC, counted per sandbox; the kernel does not apply it
+  to a harness running as root), and a cap on each process's data segment everywhere.
 What it does not promise: the network is shared (the agent reaches the gateway on 127.0.0.1, and can reach
-whatever the machine can); a kernel or bubblewrap bug is out of scope.
+whatever the machine can, a Redis cache on 127.0.0.1 included); a kernel or bubblewrap bug is out of scope.
 
 Without bubblewrap (`--sandbox none`, or `auto` where it cannot run) the header says so once, and the
 harness still does what it can: the allow-listed environment, the agent's own files, a working folder
-outside the project, the harness process marked non-dumpable (its environment unreadable to other users'
-processes), and the agent's process group, cgroup and every process carrying its item's credential killed
-when the item ends. A process running as the same user can still read the project.
+outside the project, the harness's processes marked non-dumpable (their environments unreadable through
+/proc to other processes of the same user), a process cap relative to this user's current count, and the
+agent's process group, cgroup and every process carrying its item's credential killed when the item ends.
+A process running as the same user can still read the project.
+
+The agent's files (`agent_files`): what its command line names and `--agent-files` adds, each at the place
+the command expects it, and for a script in a folder of its own that whole folder. A folder is never given
+whole when it is, holds or lies inside the project's tasks (any task file's `evals` folder), fixtures,
+prompts, reports, cache or repository, the project or invocation folder, the home folder or one of its
+dot-folders: then the script alone is given, and the header says so.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from harness.cgroups import ItemGroup, Layout, layout
 from harness.errors import ConfigError
@@ -51,6 +60,10 @@ ETC_READ_ONLY = (
     "/etc/nsswitch.conf", "/etc/localtime", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
     "/etc/passwd", "/etc/group", "/etc/mime.types", "/etc/os-release",
 )  # fmt: skip
+# How many entries a folder may hold before it is not searched for task files: a folder found beside the
+# agent's script is then not given whole; one named with --agent-files is refused.
+FOLDER_CHECK_ENTRIES = 100_000
+NAMED_CHECK_ENTRIES = 500_000
 _PR_SET_DUMPABLE = 4
 
 
@@ -62,10 +75,23 @@ class Limits:
 
 @dataclass(frozen=True)
 class AgentFile:
-    """A file or folder of the agent's own, and where the agent finds it (relative: in its working folder)."""
+    """A file or folder of the agent's own, and where the agent finds it (relative: in its working folder).
+    `link`: a symbolic link to `source`, a path the sandbox shows anyway (an interpreter, a virtual
+    environment), rather than a read-only mount."""
 
     source: Path
     target: str
+    link: bool = False
+
+
+@dataclass(frozen=True)
+class AgentFiles:
+    """The agent's files, where it starts in its working folder (deeper than its root only when its
+    command climbs out with `..`), and what the header says about files given alone."""
+
+    files: list[AgentFile]
+    start: str = "."
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -81,14 +107,24 @@ class Sandbox:
     cgroups: Layout | None = None
     root: Path | None = None  # the run's working folders, outside the project
     keep: bool = False  # --agent-work: the folders stay after the run
+    start: str = "."  # where the agent starts, relative to its working folder
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def description(self) -> str:
         if self.mode == "bwrap":
             caps = "processes and memory capped" if self.cgroups else "memory per process capped (no cgroup access)"
-            return f"command agents run in a bubblewrap sandbox ({caps}; the network is shared)"
-        why = f": {self.reason}" if self.reason else ""
-        return f"command agents run WITHOUT a sandbox{why}; they can read what this user can read"
+            text = f"command agents run in a bubblewrap sandbox ({caps}; the network is shared)"
+        else:
+            why = f": {self.reason}" if self.reason else ""
+            text = f"command agents run WITHOUT a sandbox{why}; they can read what this user can read"
+        shown = [f.target + ("/" if f.source.is_dir() else "") for f in self.files if not f.link]
+        if shown:
+            text += f"; agent files: {', '.join(shown)}"
+        if self.notes:
+            text += f" ({'; '.join(self.notes)})"
+        return text
 
     def folder_for(self, item: str) -> Path:
         if self.root is None:
@@ -98,6 +134,7 @@ class Sandbox:
             shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         (folder / "tmp").mkdir()
+        (folder / self.start).mkdir(parents=True, exist_ok=True)
         return folder
 
     def close(self) -> None:
@@ -119,7 +156,11 @@ class Sandbox:
 
     def argv(self, command: str, folder: Path, group: ItemGroup | None) -> list[str]:
         """The command line that runs `command` (a shell command line) for one item."""
-        limit = f"ulimit -d {self.limits.max_memory_mb * 1024} 2>/dev/null; exec /bin/sh -c {shlex.quote(command)}"
+        limit = f"ulimit -d {self.limits.max_memory_mb * 1024} 2>/dev/null; "
+        processes = self._process_limit()
+        if processes is not None:  # bash spells it -u, dash -p
+            limit += f"ulimit -u {processes} 2>/dev/null || ulimit -p {processes} 2>/dev/null; "
+        limit += f"exec /bin/sh -c {shlex.quote(command)}"
         if self.mode == "bwrap":
             inner = [*self._bwrap_args(folder), "/bin/sh", "-c", limit]
         else:
@@ -132,8 +173,19 @@ class Sandbox:
         enter += '; exec "$@"'
         return ["/bin/sh", "-c", enter, "sh", str(len(files)), *files, *inner]
 
+    def _process_limit(self) -> int | None:
+        """RLIMIT_NPROC for the agent's processes. The kernel counts it per user and user namespace: in the
+        sandbox's own namespace that is the sandbox's processes; without one it is every process of this
+        user on the machine, so the cap is what this user runs now plus the item's share. Root is not bound
+        by it (the cgroup is what caps a harness running as root)."""
+        if self.mode == "bwrap":
+            return self.limits.max_processes
+        if os.getuid() == 0:
+            return None
+        return _threads_of_this_user() + self.limits.max_processes
+
     def cwd(self, folder: Path) -> Path:
-        return folder
+        return folder if self.mode == "bwrap" else folder / self.start
 
     def group(self, item: str) -> ItemGroup | None:
         return ItemGroup.create(self.cgroups, item, self.limits.max_processes, self.limits.max_memory_mb)
@@ -154,10 +206,13 @@ class Sandbox:
         for path in _python_paths():
             args += ["--ro-bind", str(path), str(path)]
         args += ["--bind", str(folder), AGENT_HOME]
-        for item in self.files:
+        for item in self.files:  # sorted: a folder is mounted before what lies inside it
             target = item.target if item.target.startswith("/") else f"{AGENT_HOME}/{item.target}"
-            args += ["--ro-bind", str(item.source), target]
-        args += ["--chdir", AGENT_HOME, "--"]
+            if item.link:
+                args += ["--symlink", str(item.source), target]
+            else:
+                args += ["--ro-bind", str(item.source), target]
+        args += ["--chdir", os.path.normpath(f"{AGENT_HOME}/{self.start}"), "--"]
         return args
 
     def _link_files(self, folder: Path) -> None:
@@ -190,6 +245,21 @@ def _python_paths() -> list[Path]:
     return sorted(p for p in paths if p.is_dir())
 
 
+def _threads_of_this_user() -> int:
+    """How many tasks (threads) run under this real user id: what RLIMIT_NPROC is compared with."""
+    uid, total = str(os.getuid()), 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = dict(line.split(":", 1) for line in Path(entry.path, "status").read_text().splitlines())
+        except (OSError, ValueError):
+            continue
+        if fields.get("Uid", "").split()[:1] == [uid]:
+            total += int(fields.get("Threads", "1").strip() or 1)
+    return total
+
+
 def kill_carrying(token: str) -> int:
     """Kill every process of this user whose environment holds the item's credential: an agent's children
     that left its process group (`setsid`, double forks) still carry it. Returns how many were killed."""
@@ -208,8 +278,9 @@ def kill_carrying(token: str) -> int:
 
 
 def not_dumpable() -> None:
-    """Mark the harness's own process non-dumpable: its environment (the keys) and memory can then not be
-    read by other processes of the same user through /proc (processes with CAP_SYS_PTRACE, root, still can)."""
+    """Mark this process non-dumpable: its environment (the keys) and memory can then not be read by other
+    processes of the same user through /proc (processes with CAP_SYS_PTRACE, root, still can). Every
+    process of a run that holds keys calls it: the controller and each xdist worker."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
 
@@ -230,45 +301,211 @@ def bwrap_problem() -> str | None:
     return None
 
 
-def agent_files(command: str, project: Path, named: list[str], protected: list[Path]) -> list[AgentFile]:
-    """The agent's own files: what `--agent-files` names, and every path in the command line that exists
-    (its script, with the folder it lives in unless that is the project itself). Paths inside the project
-    appear at the same relative place in the agent's working folder, so `node agent.js` run from the project
-    works; others at their own absolute path. A path inside the project's tasks, fixtures, reports, prompts,
-    cache or repository is a ConfigError: the agent would read what it is graded on."""
-    found: dict[str, AgentFile] = {}
+# -- the agent's own files ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Guard:
+    """What an agent may never see. `protected`: the run's tasks, fixtures, prompts, reports, cache and
+    repository; a path that is, holds or lies inside one is refused. `holders`: folders never given whole,
+    by name (the project, the invocation folder, the home folder, the temporary folder, --agent-work): they
+    hold the above, the user's dotfiles or other runs' working folders."""
+
+    protected: list[Path]
+    holders: list[tuple[str, Path]]
+    home: Path | None
+
+    @classmethod
+    def build(cls, project: Path, invocation: Path, protected: list[Path], work: Path | None) -> Guard:
+        guarded = {p.resolve() for p in protected}
+        guarded |= {git for start in (project, invocation) if (git := _repository(start)) is not None}
+        home = _home()
+        holders = [("the project", project.resolve()), ("the invocation folder", invocation.resolve())]
+        holders += [("the temporary folder", Path(tempfile.gettempdir()).resolve())]
+        holders += [("the home folder", home)] if home is not None else []
+        holders += [("--agent-work", work.resolve())] if work is not None else []
+        return cls(sorted(guarded), holders, home)
+
+    def problem(self, path: Path, *, whole_folder: bool) -> str | None:
+        """Why the agent may not be given `path` (resolved): None when it may. `whole_folder`: a folder
+        found beside a script (stricter: never the invocation folder, a top-level folder or a dot-folder
+        of the home)."""
+        for guarded in self.protected:
+            if path == guarded or guarded in path.parents:
+                return f"is in {guarded}"
+        if "evals" in path.parts:
+            return "is in an evals folder (where tasks are collected from)"
+        for label, holder in self.holders:
+            if (path == holder or path in holder.parents) and (whole_folder or label != "the invocation folder"):
+                return f"{'is' if path == holder else 'holds'} {label} ({holder})"
+        for guarded in self.protected:
+            if path in guarded.parents:
+                return f"holds {guarded}"
+        if whole_folder:
+            if len(path.parts) <= 2:
+                return "is a top-level folder"
+            if self.home is not None and self.home in path.parents:
+                first = path.relative_to(self.home).parts[0]
+                if first.startswith("."):
+                    return f"is in {self.home / first}"
+        if path.is_dir():
+            return _task_file_under(path, FOLDER_CHECK_ENTRIES if whole_folder else NAMED_CHECK_ENTRIES)
+        return None
+
+
+def _home() -> Path | None:
+    home = os.environ.get("HOME") or os.path.expanduser("~")
+    return Path(home).resolve() if home and home != "/" else None
+
+
+def _repository(start: Path) -> Path | None:
+    """The `.git` of the repository that holds `start`, if any."""
+    for folder in (start.resolve(), *start.resolve().parents):
+        if (folder / ".git").exists():
+            return folder / ".git"
+    return None
+
+
+def _task_file_under(folder: Path, budget: int) -> str | None:
+    """A task file under `folder` (what pytest would collect as tasks: YAML inside an `evals` folder), or
+    why the folder cannot be cleared; None when it holds none."""
+    from harness.collect import is_task_file
+
+    seen = 0
+    for root, dirs, files in os.walk(folder):
+        seen += len(dirs) + len(files)
+        if seen > budget:
+            return f"holds more than {budget:,} entries, too many to search for task files"
+        base = Path(root)
+        if "evals" in base.parts:
+            for name in files:
+                if is_task_file(base / name):
+                    return f"holds the task file {base / name}"
+    return None
+
+
+def _visible() -> list[Path]:
+    """What every sandbox shows anyway: the system and the harness's Python."""
+    return [Path(p).resolve() for p in SYSTEM_READ_ONLY if os.path.exists(p)] + _python_paths()
+
+
+def _climb(word: str) -> int:
+    """How many folders above the invocation folder a relative path reaches (`../../a.py`: 2)."""
+    parts = Path(os.path.normpath(word)).parts
+    return next((i for i, part in enumerate(parts) if part != ".."), len(parts))
+
+
+def agent_files(command: str, named: list[str], invocation: Path, guard: Guard) -> AgentFiles:
+    """The agent's own files: what `--agent-files` names, and every path in the command line that exists,
+    at the place the command expects it. A relative path keeps its place relative to where the agent
+    starts, which mirrors the invocation folder (`node agent.js`, `./agent.sh`, `agents/main.py`, and
+    `../agents/a.py`, for which the agent starts one folder down in its working folder); `~/x` is `x` in
+    its home (its working folder); an absolute path keeps its own. A script's folder comes with it when
+    it is a folder of its own (Guard.problem); otherwise the script alone, and a note says why.
+
+    A named path that is, holds or lies inside the project's tasks, fixtures, reports, prompts, cache or
+    repository, or holds the project or the home folder, is a ConfigError: the agent would read what it
+    is graded on."""
     try:
         words = shlex.split(command)
     except ValueError as exc:
         raise ConfigError(f"--agent-cmd is not a valid command line ({exc})") from exc
-    visible = [Path(p).resolve() for p in SYSTEM_READ_ONLY if os.path.exists(p)] + _python_paths()
     candidates = [(w, True) for w in words if not w.startswith("-") and ("/" in w or "." in w)]
     candidates += [(n, False) for n in named]
+    relative = [w for w, _ in candidates if not os.path.isabs(w) and not w.startswith("~")]
+    depth = min(max((_climb(w) for w in relative), default=0), len(invocation.parents))
+    anchor = invocation.parents[depth - 1] if depth else invocation
+    start = invocation.relative_to(anchor).as_posix() if depth else "."
+    visible = _visible()
+    found: dict[str, AgentFile] = {}
+    notes: list[str] = []
+
+    def shown(path: Path) -> bool:
+        return any(path == v or v in path.parents for v in visible)
+
     for word, from_command in candidates:
-        absolute = os.path.isabs(word)
-        path = Path(word).resolve() if absolute else (project / word).resolve()
-        if not path.exists():
+        place = _place(word, anchor, start, guard.home)
+        if place is None:
+            continue
+        base, target = place
+        if target == "." and from_command:  # where the agent starts: its own working folder
+            continue
+        lexical = Path(os.path.normpath(base / target)) if not target.startswith("/") else Path(target)
+        source = lexical.resolve()
+        if not source.exists():
             if from_command:
                 continue
             raise ConfigError(f"--agent-files {word}: no such file or folder")
-        if from_command and any(path == v or v in path.parents for v in visible):
-            continue  # an interpreter or a system file: the sandbox shows it anyway
-        for guarded in protected:
-            if path == guarded or guarded in path.parents or path in guarded.parents:
-                where = "--agent-cmd names" if from_command else "--agent-files names"
-                raise ConfigError(
-                    f"{where} {word}, which is or holds {guarded}: an agent may not read the run's tasks, "
-                    "fixtures, reports, prompts, cache or repository; keep the agent's files in a folder of their own"
-                )
-        share = path
-        if from_command and path.is_file() and path.parent != project and project in path.parents:
-            share = project / path.relative_to(project).parts[0]  # the agent's folder, for its other files
-        elif from_command and path.is_file() and project not in path.parents and path.parent.parent != path.parent:
-            share = path.parent if len(path.parent.parts) > 2 else path  # its folder, unless that is / or /tmp
-        inside = project in share.parents
-        target = str(share) if absolute or not inside else str(share.relative_to(project))
-        found.setdefault(target, AgentFile(share, target))
-    return sorted(found.values(), key=lambda f: f.target)
+        if from_command and shown(source):  # an interpreter or a system file: the sandbox shows it anyway
+            if target.startswith("/"):
+                if not shown(lexical):
+                    found.setdefault(target, AgentFile(source, target, link=True))
+                continue
+            first = Path(target).parts[0]
+            if shown((base / first).resolve()):  # a virtual environment: the whole of it, by a link
+                found.setdefault(first, AgentFile((base / first).resolve(), first, link=True))
+            else:
+                found.setdefault(target, AgentFile(source, target, link=True))
+            continue
+        problem = guard.problem(source, whole_folder=False)
+        if problem is not None:
+            where = "--agent-cmd names" if from_command else "--agent-files names"
+            raise ConfigError(
+                f"{where} {word}, which {problem}: an agent may not read the run's tasks, fixtures, reports, "
+                "prompts, cache or repository, nor the home folder; keep the agent's files in a folder of their own"
+            )
+        if target == ".":  # a copy of this folder cannot be the agent's writable working folder
+            raise ConfigError(f"--agent-files {word} names the folder the agent starts in; name its files instead")
+        entry = AgentFile(source, target)
+        parent_target = os.path.dirname(target)
+        if from_command and source.is_file() and parent_target not in ("", "/"):
+            folder = lexical.parent.resolve()
+            why = guard.problem(folder, whole_folder=True)
+            if why is None:
+                entry = AgentFile(folder, parent_target)
+            else:
+                notes.append(f"{target} alone: its folder {why}")
+        elif from_command and source.is_file():
+            why = guard.problem(lexical.parent.resolve(), whole_folder=True) or "is where the agent starts"
+            notes.append(f"{target} alone: its folder {why}")
+        found.setdefault(entry.target, entry)
+    return AgentFiles(_without_nested(found), start, notes)
+
+
+def _place(word: str, anchor: Path, start: str, home: Path | None) -> tuple[Path, str] | None:
+    """(the folder `target` is relative to, the target): where the agent finds what `word` names."""
+    if word.startswith("~"):
+        expanded = os.path.expanduser(word)
+        if expanded.startswith("~"):
+            return None
+        if (word == "~" or word.startswith("~/")) and home is not None:
+            inside = os.path.relpath(os.path.normpath(expanded), home)
+            return (home, inside) if not inside.startswith("..") else (Path("/"), os.path.normpath(expanded))
+        return Path("/"), os.path.normpath(expanded)
+    if os.path.isabs(word):
+        return Path("/"), os.path.normpath(word)
+    return anchor, os.path.normpath(os.path.join(start, word))
+
+
+def _without_nested(found: dict[str, AgentFile]) -> list[AgentFile]:
+    """Sorted by target (a folder before what lies in it), without entries a given folder already holds."""
+    entries = sorted(found.values(), key=lambda f: f.target)
+    folders = [f.target for f in entries if not f.link and f.source.is_dir()]
+    return [f for f in entries if not any(f.target.startswith(d + "/") for d in folders if d != f.target)]
+
+
+def cache_warnings(cache_url: str | None) -> list[str]:
+    """A shared cache a command agent could write to: the network is shared, so an agent reaches a Redis on
+    this machine, and without a password it could plant answers and verdicts that later runs replay."""
+    if not cache_url:
+        return []
+    parts = urlsplit(cache_url)
+    if parts.scheme not in ("redis", "rediss") or parts.password:
+        return []
+    return [
+        "--cache-url has no password and command agents share this machine's network: an agent could write "
+        "to the cache (use a Redis with a password; see docs/agents.md)"
+    ]
 
 
 def plan(
@@ -282,13 +519,18 @@ def plan(
     limits: Limits,
     work: Path | None = None,
     probe: bool = True,
+    invocation: Path | None = None,
+    cache_url: str | None = None,
 ) -> Sandbox:
-    """Decide how this run's command agents run; a ConfigError (before any call) when that cannot work."""
+    """Decide how this run's command agents run; a ConfigError (before any call) when that cannot work.
+    `invocation`: the folder the command line is relative to (where pytest runs)."""
     if mode not in MODES:
         raise ConfigError(f"--sandbox must be one of {', '.join(MODES)}, got {mode!r}")
-    files = agent_files(command, project, named_files, protected)
+    invocation = (invocation or Path.cwd()).resolve()
+    guard = Guard.build(project, invocation, protected, work)
+    found = agent_files(command, named_files, invocation, guard)
     if work is not None:
-        for guarded in protected:
+        for guarded in guard.protected:
             if work == guarded or guarded in work.parents or work in guarded.parents:
                 raise ConfigError(f"--agent-work {work} is or holds {guarded}: agents would write there")
     reason = None
@@ -302,4 +544,7 @@ def plan(
     keep = work is not None
     if keep:
         work.mkdir(parents=True, exist_ok=True)
-    return Sandbox(chosen, project, files, tuple(env_names), limits, reason, layout(), work, keep)
+    return Sandbox(
+        chosen, project, found.files, tuple(env_names), limits, reason, layout(), work, keep,
+        start=found.start, notes=found.notes, warnings=cache_warnings(cache_url),
+    )  # fmt: skip

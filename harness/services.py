@@ -47,6 +47,7 @@ def command_sandbox(settings: Settings, probe: bool = True) -> Any:
         limits=Limits(settings.agent_processes, settings.agent_memory_mb),
         work=settings.agent_work,
         probe=probe,
+        cache_url=settings.cache_url,
     )
 
 
