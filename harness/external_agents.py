@@ -153,9 +153,23 @@ class CommandAgent(_GatewayAgent):
         self.command = command
         self.name = f"agent-cmd:{command}"
         self.sandbox = sandbox
+        self._socket: Any = None  # the gateway's Unix socket, for sandboxes without a network (a task: started once)
 
     def close(self) -> None:
+        if self._socket is not None and self._socket.done() and not self._socket.exception():
+            self._socket.result().close()
         self.sandbox.close()  # the items' working folders go with the run
+
+    async def _gateway_port(self) -> int | None:
+        """The gateway's port; for sandboxes without a network, once its Unix socket serves them."""
+        if self.sandbox.mode != "bwrap" or self.sandbox.network != "gateway":
+            return None
+        if self._socket is None:
+            from harness.sandbox import serve_gateway_socket
+
+            self._socket = asyncio.ensure_future(serve_gateway_socket(self.sandbox.gateway_socket(), self.gateway.port))
+        await asyncio.shield(self._socket)
+        return int(self.gateway.port)
 
     async def _run(self, document: dict[str, Any], access: GatewayAccess, session: ItemSession, timeout: float) -> str:
         item = _UNSAFE.sub("_", document["item"])[:150]
@@ -163,9 +177,10 @@ class CommandAgent(_GatewayAgent):
         extra = {**access.env(), "HARNESS_TASK_ID": str(document["id"])}
         extra["HARNESS_MCP_STDIO"] = " ".join(access.mcp_stdio)
         env = self.sandbox.environment(dict(os.environ), extra, folder)
+        port = await self._gateway_port()
         group = self.sandbox.group(item)
         process = await asyncio.create_subprocess_exec(
-            *self.sandbox.argv(self.command, folder, group),
+            *self.sandbox.argv(self.command, folder, group, port),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,

@@ -33,6 +33,7 @@ dot-folders: then the script alone is given, and the header says so.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ctypes
 import os
@@ -65,6 +66,45 @@ ETC_READ_ONLY = (
 FOLDER_CHECK_ENTRIES = 100_000
 NAMED_CHECK_ENTRIES = 500_000
 _PR_SET_DUMPABLE = 4
+NETWORKS = ("shared", "gateway")
+GATEWAY_SOCKET = "/run/harness/gateway.sock"  # where a sandbox without a network finds the gateway
+# `--agent-network gateway`: inside the sandbox, 127.0.0.1:<the gateway's port> is served by this relay to the
+# gateway's Unix socket, bound into the sandbox. It listens before it detaches (the agent starts only then),
+# and it lives in the sandbox's PID namespace, so it ends with the item.
+INNER_RELAY = """
+import asyncio, os, socket, sys
+port, path = int(sys.argv[1]), sys.argv[2]
+listener = socket.socket()
+listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+listener.bind(("127.0.0.1", port))
+listener.listen(128)
+if os.fork():
+    os._exit(0)
+null = os.open(os.devnull, os.O_RDWR)
+for fd in (0, 1, 2):
+    os.dup2(null, fd)
+async def pipe(reader, writer):
+    try:
+        while chunk := await reader.read(65536):
+            writer.write(chunk)
+            await writer.drain()
+        writer.write_eof()
+    except OSError:
+        pass
+async def handle(reader, writer):
+    try:
+        upstream_reader, upstream_writer = await asyncio.open_unix_connection(path)
+    except OSError:
+        writer.close()
+        return
+    await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
+    writer.close()
+    upstream_writer.close()
+async def main():
+    server = await asyncio.start_server(handle, sock=listener)
+    await server.serve_forever()
+asyncio.run(main())
+"""
 
 
 @dataclass(frozen=True)
@@ -110,12 +150,14 @@ class Sandbox:
     start: str = "."  # where the agent starts, relative to its working folder
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    network: str = "shared"  # or "gateway": no network in the sandbox but the gateway, through a Unix socket
 
     @property
     def description(self) -> str:
         if self.mode == "bwrap":
             caps = "processes and memory capped" if self.cgroups else "memory per process capped (no cgroup access)"
-            text = f"command agents run in a bubblewrap sandbox ({caps}; the network is shared)"
+            net = "the network is shared" if self.network == "shared" else "no network but the gateway"
+            text = f"command agents run in a bubblewrap sandbox ({caps}; {net})"
         else:
             why = f": {self.reason}" if self.reason else ""
             text = f"command agents run WITHOUT a sandbox{why}; they can read what this user can read"
@@ -137,6 +179,12 @@ class Sandbox:
         (folder / self.start).mkdir(parents=True, exist_ok=True)
         return folder
 
+    def gateway_socket(self) -> Path:
+        """Where the harness serves its gateway to sandboxes without a network (a Unix socket of this run)."""
+        if self.root is None:
+            self.root = Path(tempfile.mkdtemp(prefix="harness-agents-"))
+        return self.root / "gateway.sock"
+
     def close(self) -> None:
         if self.root is not None and not self.keep:
             shutil.rmtree(self.root, ignore_errors=True)
@@ -154,12 +202,16 @@ class Sandbox:
         env.update(extra)
         return env
 
-    def argv(self, command: str, folder: Path, group: ItemGroup | None) -> list[str]:
-        """The command line that runs `command` (a shell command line) for one item."""
+    def argv(self, command: str, folder: Path, group: ItemGroup | None, gateway_port: int | None = None) -> list[str]:
+        """The command line that runs `command` (a shell command line) for one item. `gateway_port`: the
+        gateway's, which a sandbox without a network serves from inside through its relay."""
         limit = f"ulimit -d {self.limits.max_memory_mb * 1024} 2>/dev/null; "
         processes = self._process_limit()
         if processes is not None:  # bash spells it -u, dash -p
             limit += f"ulimit -u {processes} 2>/dev/null || ulimit -p {processes} 2>/dev/null; "
+        if self.mode == "bwrap" and self.network == "gateway":
+            relay = [sys.executable, "-I", "-S", "-c", INNER_RELAY, str(gateway_port), GATEWAY_SOCKET]
+            limit += f"{shlex.join(relay)} || exit 125; "
         limit += f"exec /bin/sh -c {shlex.quote(command)}"
         if self.mode == "bwrap":
             inner = [*self._bwrap_args(folder), "/bin/sh", "-c", limit]
@@ -191,7 +243,8 @@ class Sandbox:
         return ItemGroup.create(self.cgroups, item, self.limits.max_processes, self.limits.max_memory_mb)
 
     def _bwrap_args(self, folder: Path) -> list[str]:
-        args = ["bwrap", "--unshare-all", "--share-net", "--die-with-parent", "--new-session"]
+        args = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
+        args += ["--share-net"] if self.network == "shared" else []
         args += ["--unshare-user", "--uid", "1000", "--gid", "1000", "--disable-userns"]
         for path in SYSTEM_READ_ONLY:
             if os.path.islink(path):
@@ -206,6 +259,8 @@ class Sandbox:
         for path in _python_paths():
             args += ["--ro-bind", str(path), str(path)]
         args += ["--bind", str(folder), AGENT_HOME]
+        if self.network == "gateway":
+            args += ["--bind", str(self.gateway_socket()), GATEWAY_SOCKET]
         for item in self.files:  # sorted: a folder is mounted before what lies inside it
             target = item.target if item.target.startswith("/") else f"{AGENT_HOME}/{item.target}"
             if item.link:
@@ -494,6 +549,36 @@ def _without_nested(found: dict[str, AgentFile]) -> list[AgentFile]:
     return [f for f in entries if not any(f.target.startswith(d + "/") for d in folders if d != f.target)]
 
 
+async def serve_gateway_socket(path: Path, port: int) -> asyncio.Server:
+    """The gateway on a Unix socket, for sandboxes without a network (`--agent-network gateway`): each
+    connection is relayed to the gateway's port on 127.0.0.1."""
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+    return await asyncio.start_unix_server(lambda r, w: _relay(r, w, port), path=str(path))
+
+
+async def _relay(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, port: int) -> None:
+    try:
+        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", port)
+    except OSError:
+        writer.close()
+        return
+    try:
+        await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
+    finally:
+        writer.close()
+        upstream_writer.close()
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    with contextlib.suppress(OSError):
+        while chunk := await reader.read(65536):
+            writer.write(chunk)
+            await writer.drain()
+        if writer.can_write_eof():
+            writer.write_eof()
+
+
 def cache_warnings(cache_url: str | None) -> list[str]:
     """A shared cache a command agent could write to: the network is shared, so an agent reaches a Redis on
     this machine, and without a password it could plant answers and verdicts that later runs replay."""
@@ -521,11 +606,16 @@ def plan(
     probe: bool = True,
     invocation: Path | None = None,
     cache_url: str | None = None,
+    network: str = "shared",
 ) -> Sandbox:
     """Decide how this run's command agents run; a ConfigError (before any call) when that cannot work.
     `invocation`: the folder the command line is relative to (where pytest runs)."""
     if mode not in MODES:
         raise ConfigError(f"--sandbox must be one of {', '.join(MODES)}, got {mode!r}")
+    if network not in NETWORKS:
+        raise ConfigError(f"--agent-network must be one of {', '.join(NETWORKS)}, got {network!r}")
+    if network == "gateway" and mode == "none":
+        raise ConfigError("--agent-network gateway needs the sandbox: use --sandbox bwrap (or auto)")
     invocation = (invocation or Path.cwd()).resolve()
     guard = Guard.build(project, invocation, protected, work)
     found = agent_files(command, named_files, invocation, guard)
@@ -537,8 +627,9 @@ def plan(
     chosen = mode
     if mode in ("auto", "bwrap"):
         problem = bwrap_problem() if probe else None
-        if problem is not None and mode == "bwrap":
-            raise ConfigError(f"--sandbox bwrap: {problem}")
+        if problem is not None and (mode == "bwrap" or network == "gateway"):
+            asked = f"--sandbox {mode}" + (" --agent-network gateway" if network == "gateway" else "")
+            raise ConfigError(f"{asked}: {problem}")
         chosen = "none" if problem is not None else "bwrap"
         reason = problem
     keep = work is not None
@@ -546,5 +637,6 @@ def plan(
         work.mkdir(parents=True, exist_ok=True)
     return Sandbox(
         chosen, project, found.files, tuple(env_names), limits, reason, layout(), work, keep,
-        start=found.start, notes=found.notes, warnings=cache_warnings(cache_url),
+        start=found.start, notes=found.notes, network=network,
+        warnings=cache_warnings(cache_url) if network == "shared" else [],
     )  # fmt: skip

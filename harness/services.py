@@ -48,6 +48,7 @@ def command_sandbox(settings: Settings, probe: bool = True) -> Any:
         work=settings.agent_work,
         probe=probe,
         cache_url=settings.cache_url,
+        network=settings.agent_network,
     )
 
 

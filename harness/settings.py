@@ -70,6 +70,13 @@ def add_options(parser: Any) -> None:
         "keys), without one (none), or bwrap where it works (auto, the default). See docs/agents.md.",
     )
     add(
+        "--agent-network",
+        choices=("shared", "gateway"),
+        default="shared",
+        help="The network of a sandboxed command agent: this machine's (shared, the default), or only the "
+        "harness's gateway and the task's tools through it (gateway; needs bubblewrap).",
+    )
+    add(
         "--agent-files",
         action="append",
         default=[],
@@ -294,6 +301,7 @@ class Settings:
     agent_url: str | None = None
     agent_timeout_s: float = 600.0
     sandbox: str = "auto"
+    agent_network: str = "shared"
     agent_files: list[str] = field(default_factory=list)
     agent_env: list[str] = field(default_factory=list)
     agent_memory_mb: int = 4096
@@ -508,8 +516,8 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
     for name in opt.agent_env:
         if not _ENV_NAME.match(name):
             problems.append(f"--agent-env names an environment variable (like NODE_OPTIONS), got {_shown(name)}")
-    if (opt.agent_files or opt.agent_env or opt.agent_work) and not opt.agent_cmd:
-        problems.append("--agent-files, --agent-env and --agent-work are for --agent-cmd (a command agent)")
+    if (opt.agent_files or opt.agent_env or opt.agent_work or opt.agent_network != "shared") and not opt.agent_cmd:
+        problems.append("--agent-files, --agent-env, --agent-work and --agent-network are for --agent-cmd")
     if opt.max_cost is not None and opt.max_cost < 0:
         problems.append(f"--max-cost must be 0 or more, got {opt.max_cost}")
     for name, value in (("--model", opt.model), ("--embedding-model", opt.embedding_model)):
@@ -563,6 +571,7 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         agent_url=opt.agent_url,
         agent_timeout_s=opt.agent_timeout,
         sandbox=opt.sandbox,
+        agent_network=opt.agent_network,
         agent_files=list(opt.agent_files),
         agent_env=list(opt.agent_env),
         agent_memory_mb=opt.agent_memory_mb,

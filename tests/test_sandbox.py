@@ -524,3 +524,61 @@ def test_a_shared_cache_without_a_password_is_flagged_in_the_header(project: Pro
         "--agent-cmd", "true", "--sandbox", "none",
     )  # fmt: skip
     assert "WARNING: --cache-url has no password and command agents share this machine's network" in out.stdout
+
+
+REACHER = """
+import json, os, socket, sys, urllib.request
+task = json.load(sys.stdin)
+messages = [{{"role": "user", "content": task["prompt"]}}]
+body = json.dumps({{"model": "m", "messages": messages, "stream": True}}).encode()
+request = urllib.request.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", data=body,
+                                 headers={{"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"],
+                                           "Content-Type": "application/json"}})
+text = ""
+for line in urllib.request.urlopen(request):
+    chunk = json.loads(line[6:]) if line.startswith(b"data: {{") else {{}}
+    for choice in chunk.get("choices") or []:
+        text += choice["delta"].get("content") or ""
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=5).close()
+    reached = "reached"
+except OSError:
+    reached = "blocked"
+print(json.dumps({{"answer": text + " | " + reached}}))
+"""
+
+
+@pytest.mark.needs_bwrap
+@pytest.mark.parametrize("network", ["shared", "gateway"])
+def test_an_agent_without_a_network_still_reaches_the_gateway(
+    project: Project, fresh_stub: StubProcess, network: str
+) -> None:
+    """`--agent-network gateway`: the agent streams a reply from the gateway as usual, and nothing else on
+    this machine answers it (a listener on 127.0.0.1, as a Redis cache would be); with the shared network,
+    the same listener answers."""
+    import socket
+
+    project.copy_sample()
+    fresh_stub.control(answers={"capital of France": "Paris"})
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)
+        agent = project.write("agent.py", REACHER.format(port=listener.getsockname()[1]))
+        out = project.pytest(
+            "evals/sample", *stub_args(fresh_stub), "-k", "capital-france", "--agent-network", network,
+            "--agent-cmd", f"{sys.executable} {agent}",
+        )  # fmt: skip
+    (result,) = out.results.values()
+    assert result["error"] is None, result["error"]
+    assert result["answer"] == f"Paris | {'blocked' if network == 'gateway' else 'reached'}"
+    assert len(result["calls"]) == 1
+
+
+def test_no_network_but_the_gateway_needs_the_sandbox(tmp_path: Path) -> None:
+    from harness import sandbox
+
+    common: dict[str, Any] = {"named_files": [], "env_names": [], "protected": [], "limits": sandbox.Limits()}
+    with pytest.raises(ConfigError, match="--agent-network gateway needs the sandbox"):
+        sandbox.plan("none", "true", tmp_path, network="gateway", probe=False, **common)
+    chosen = sandbox.plan("bwrap", "true", tmp_path, network="gateway", probe=False, cache_url="redis://h/0", **common)
+    assert "no network but the gateway" in chosen.description and chosen.warnings == []
