@@ -15,7 +15,9 @@ each item's process tree gets:
   the processes of its own user namespace (RLIMIT_NPROC, counted per sandbox; the kernel does not apply it
   to a harness running as root), and a cap on each process's data segment everywhere.
 What it does not promise: the network is shared (the agent reaches the gateway on 127.0.0.1, and can reach
-whatever the machine can, a Redis cache on 127.0.0.1 included); a kernel or bubblewrap bug is out of scope.
+whatever the machine can, a Redis cache on 127.0.0.1 included), unless `--agent-network gateway` leaves it
+no network but the gateway (a Unix socket bound in, relayed inside); a kernel or bubblewrap bug is out of
+scope.
 
 Without bubblewrap (`--sandbox none`, or `auto` where it cannot run) the header says so once, and the
 harness still does what it can: the allow-listed environment, the agent's own files, a working folder
