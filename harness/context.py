@@ -8,9 +8,11 @@ call made through it is cached, budgeted, recorded (with its stage) and replayab
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import inspect
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,8 +115,30 @@ class ItemContext:
     records: list[CallRecord] = field(default_factory=list)
     judges: list[dict[str, Any]] = field(default_factory=list)  # every judge's verdict or failure, in order
     prompt: str | None = None  # what the system under test was first asked (the report's drill-down shows it)
+    # The wall time of the system's own work (ItemContext.system_work); None while it has not run.
+    system_s: float | None = None
+    _system_depth: int = 0
+    _system_since: float = 0.0
 
     stage = staticmethod(stage)
+
+    @contextlib.contextmanager
+    def system_work(self) -> Iterator[None]:
+        """The system under test at work (`solve` and `chat` are): the calls made meanwhile, but the judges',
+        are its own, and the time is its latency. Tech-Market Fit sets the system's cost and time against an
+        expert's, so the evaluation's calls and waits must not count. Overlapping blocks count once."""
+        start = len(self.records)
+        if self._system_depth == 0:
+            self._system_since = time.perf_counter()
+        self._system_depth += 1
+        try:
+            yield
+        finally:
+            self._system_depth -= 1
+            if self._system_depth == 0:
+                self.system_s = (self.system_s or 0.0) + time.perf_counter() - self._system_since
+            for record in self.records[start:]:
+                record.system = record.system or record.namespace != "judge"
 
     # -- files and resources --------------------------------------------------------------------
 
@@ -179,23 +203,30 @@ class ItemContext:
         answer with no text is the system's failure (SystemFailure: the item scores 0 and says why)."""
         if self.prompt is None:
             self.prompt = f"[system]\n{system}\n\n[user]\n{prompt}" if system else prompt
-        answer = await self.services.solver.solve(
-            prompt,
-            system=system,
-            tools=tools or [],
-            scope=self.scope,
-            task=self.task_info(),
-            model=self.model_handle(),
-            limits=limits,
-        )
+        with self.system_work():
+            answer = await self.services.solver.solve(
+                prompt,
+                system=system,
+                tools=tools or [],
+                scope=self.scope,
+                task=self.task_info(),
+                model=self.model_handle(),
+                limits=limits,
+            )
         if not answer.text.strip():
+            # What the attempt cost stays on the record: its effort, and whether a cap stopped it.
+            effort = {"tool_calls": float(len(answer.tool_calls)), "steps": float(answer.steps),
+                      "tokens": float(answer.tokens)}  # fmt: skip
+            details = {"stopped": answer.stopped, "trajectory": answer.tool_calls}
             if answer.stopped:
                 cap = "step limit" if answer.stopped == "step_limit" else "token budget"
                 raise SystemFailure(
                     f"the system under test reached its {cap} ({answer.steps} turns, {answer.tokens:,} tokens) and "
-                    "gave no answer in the final turn it was given to answer"
+                    "gave no answer in the final turn it was given to answer",
+                    metrics=effort,
+                    details=details,
                 )
-            raise SystemFailure("the system under test gave an empty answer")
+            raise SystemFailure("the system under test gave an empty answer", metrics=effort, details=details)
         return answer
 
     async def chat(self, messages: list[dict[str, Any]], **settings: Any) -> dict[str, Any]:
@@ -208,9 +239,10 @@ class ItemContext:
         base = self.services.base
         merged = {**self.services.sut_settings, **settings}
         request = ChatRequest.build(base.model, messages, api_base=base.api_base, key_env=base.key_env, **merged)
-        reply, _, _ = await self.services.client.chat(
-            request, namespace="sut", task_version=self.task.version, repeat=self.repeat, records=self.records
-        )
+        with self.system_work():
+            reply, _, _ = await self.services.client.chat(
+                request, namespace="sut", task_version=self.task.version, repeat=self.repeat, records=self.records
+            )
         return reply
 
     async def judge(

@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class HarnessError(Exception):
     """Base class: an item that could not produce a trustworthy score."""
@@ -22,17 +24,24 @@ class SystemFailure(HarnessError):
     """The system under test failed the task itself (the item scores 0; the reason is kept, and the answer
     it gave, when there was one). `metrics` holds what the benchmark still knows of the attempt: values it
     measured anyway (tokens spent) and None for metrics that do not apply; every other bounded metric of
-    its tables counts at the bottom of its scale (harness.report.tables)."""
+    its tables counts at the bottom of its scale (harness.report.tables). `details` what the report shows
+    of the attempt (whether a cap stopped it, its tool calls)."""
 
     kind = "system"
     fault = "system"
 
     def __init__(
-        self, message: str, *, answer: str | None = None, metrics: dict[str, float | None] | None = None
+        self,
+        message: str,
+        *,
+        answer: str | None = None,
+        metrics: dict[str, float | None] | None = None,
+        details: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.answer = answer
         self.metrics: dict[str, float | None] = dict(metrics or {})
+        self.details: dict[str, Any] = dict(details or {})  # e.g. `stopped` (a cap was reached), the trajectory
 
 
 class TaskFileError(HarnessError):

@@ -66,6 +66,24 @@ def usage_of(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def system_usage(records: list[dict[str, Any]], seconds: float | None) -> dict[str, Any]:
+    """The system under test's own share of an item, without its evaluation (judges, extraction, rubric):
+    what Tech-Market Fit sets against an expert. `cost_usd`: its calls at their price, cached or not (None
+    when a price is unknown). `latency_s`: the wall time of its work, with each reply read from the cache
+    counted at the time the call took when it was made (None when the system did not run, or a replayed
+    call's time was not kept)."""
+    mine = [r for r in records if r.get("system") or r.get("namespace") == "sut"]
+    priced = [r.get("priced_usd") for r in mine]
+    replayed = [r.get("replayed_latency_s", 0.0) for r in mine]
+    known_cost = all(isinstance(v, int | float) for v in priced)
+    known_time = seconds is not None and all(isinstance(v, int | float) for v in replayed)
+    return {
+        "calls": len(mine),
+        "cost_usd": round(sum(v for v in priced if v is not None), 8) if known_cost else None,
+        "latency_s": round((seconds or 0.0) + sum(v for v in replayed if v is not None), 4) if known_time else None,
+    }
+
+
 def describe_exception(exc: BaseException) -> dict[str, str]:
     """An error entry for the report: harness errors by their kind and fault, anything else as an internal
     error (the harness's fault, with a traceback for the bug report)."""
@@ -117,10 +135,11 @@ def build_result(
     pass_threshold: float,
     elapsed_s: float,
     prompt: str | None = None,
+    system_s: float | None = None,
 ) -> dict[str, Any]:
     """One item's result. A failure of the system under test (SystemFailure) scores 0 and keeps its reason;
     any other exception (or Scores that are not plain JSON) leaves the item unscored: never a score nobody
-    produced."""
+    produced. `system_s` is the wall time of the system's own work (ItemContext.system_work)."""
     call_records = [r.to_json() for r in records]
     error = None
     body: dict[str, Any] = {"answer": None, "metrics": {}, "judge_levels": {}, "details": {}, "incomplete": []}
@@ -149,6 +168,10 @@ def build_result(
                 body["metrics"] = plain_json(outcome.metrics, "metrics")
             except ValueError:
                 body["metrics"] = {}
+            try:
+                body["details"] = plain_json(getattr(outcome, "details", None) or {}, "details")
+            except ValueError:
+                body["details"] = {}
     if error is not None and error.get("fault") != "system":
         score = None
     passed = None if score is None else bool(score >= pass_threshold and error is None)
@@ -163,6 +186,7 @@ def build_result(
         "judges": plain_json(judges, "judges"),
         "error": error,
         "usage": usage_of(call_records),
+        "system": system_usage(call_records, system_s),
         "calls": call_records,
         "latency_s": round(elapsed_s, 4),
     }
@@ -208,6 +232,7 @@ def error_result(
         "judges": [],
         "error": error,
         "usage": usage_of([]),
+        "system": system_usage([], None),
         "calls": [],
         "latency_s": 0.0,
     }

@@ -46,6 +46,7 @@ async def evaluate_item(spec: Any, services: Services, pass_threshold: float) ->
         pass_threshold=pass_threshold,
         elapsed_s=time.perf_counter() - started,
         prompt=ctx.prompt,
+        system_s=ctx.system_s,
     )
 
 

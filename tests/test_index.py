@@ -105,6 +105,40 @@ def two_periods(seed: int) -> dict[str, Any]:
     return {"old": old, "new": new, "first": cells("old", old, 200), "second": cells("new", new, 300)}
 
 
+def where_it_lands(cells: list[tuple[str, str, float, float]], params: dict[str, tuple[float, float]]) -> float:
+    """An agent's MAP ability given every task's (a, b), computed here on its own: with the published tasks at
+    their frozen values, it is where a fit that truly holds them must place the agent. A fit that drops the
+    frozen discriminations (a 1PL refit) or lets the tasks move lands elsewhere."""
+    from scipy.optimize import minimize_scalar
+
+    k, n = np.array([c[2] for c in cells]), np.array([c[3] for c in cells])
+    a, b = np.array([params[c[1]][0] for c in cells]), np.array([params[c[1]][1] for c in cells])
+
+    def loss(theta: float) -> float:
+        z = a * (theta - b)
+        return float(np.sum(n * np.logaddexp(0.0, z) - k * z)) + 0.5 * theta**2  # the N(0, 1) prior
+
+    return float(minimize_scalar(loss, bounds=(-8, 8), method="bounded", options={"xatol": 1e-7}).x)
+
+
+def held_and_landed(
+    anchors: Any, tasks: list[dict[str, Any]], agents: dict[str, float], cells: list[tuple[str, str, float, float]]
+) -> tuple[float, float]:
+    """(the largest move of an anchored task's a or b, the largest distance of a new agent from where the
+    held parameters place it)."""
+    moved = max(
+        max(abs(t["a"] - anchors.tasks[t["task"]][0]), abs(t["b"] - anchors.tasks[t["task"]][1]))
+        for t in tasks
+        if t["task"] in anchors.tasks
+    )
+    params = {t["task"]: (t["a"], t["b"]) for t in tasks} | dict(anchors.tasks)
+    by_agent: dict[str, list[tuple[str, str, float, float]]] = {}
+    for agent, task, k, n in cells:
+        by_agent.setdefault(agent, []).append((agent, f"{task}@v1", k, n))
+    off = max(abs(agents[name] - where_it_lands(mine, params)) for name, mine in by_agent.items())
+    return moved, off
+
+
 def test_frozen_anchors_hold_their_values_and_place_new_agents_where_their_ability_puts_them(tmp_path: Path) -> None:
     drawn = two_periods(seed=5)
     first = capability_index(_rows(drawn["first"]), model="2pl")
@@ -122,11 +156,53 @@ def test_frozen_anchors_hold_their_values_and_place_new_agents_where_their_abili
     expected = slope * drawn["new"] + intercept  # where their true ability lies on the published scale
     assert all(not again[f"new{j:03d}"]["anchored"] and again[f"new{j:03d}"]["se"] > 0 for j in range(10))
     assert float(np.mean(np.abs(landed - expected))) <= 0.3, (landed, expected)
+    # Tight: the anchored tasks did not move, and each new agent sits exactly where the frozen a and b put it
+    # (a 1PL refit of this 2PL freeze lands them about 0.1 away, and moves every a to 1).
+    moved, off = held_and_landed(anchors, second.tasks, {r["agent"]: r["theta"] for r in second.rows}, drawn["second"])
+    assert moved <= 1e-3 and off <= 0.01, (moved, off)
     assert float(np.mean(landed - expected)) == pytest.approx(0, abs=0.2)  # no shift of the scale
     # without the anchors the new, stronger cohort moves the scale: the held values are what prevent it
     free = {r["agent"]: r["theta"] for r in capability_index(rows, model="2pl").rows}
     moved = np.array([free[f"new{j:03d}"] for j in range(10)])
     assert abs(float(np.mean(moved - expected))) > 0.2
+
+
+def test_harness_index_freezes_a_2pl_and_holds_it_for_the_next_period(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The commands as a user runs them: fit the first period as 2PL and --freeze it; a later period of six
+    new agents (too few for auto to choose 2PL on its own) is fitted with --anchors, keeps the frozen model,
+    and places them on the published scale; asking for 1PL against the freeze is refused in one line."""
+    from harness.cli import main
+
+    drawn = two_periods(seed=7)
+    second = [c for c in drawn["second"] if int(c[0][3:]) < 6]
+    folder = history.history_dir(tmp_path)
+    blank = dict.fromkeys(history.COLUMNS, "")
+    history.write_rows(folder / "q1.csv", [blank | r | {"run_id": "q1"} for r in _rows(drawn["first"])])
+    anchors_file = tmp_path / "index-2026Q1.json"
+
+    def index(*args: str) -> tuple[int, str, str]:
+        code = main(["index", *args, "--report-dir", str(tmp_path)])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    code, out, err = index("--irt-model", "2pl", "--freeze", str(anchors_file), "--json")
+    assert code == 0 and "froze 30 agents and 200 tasks" in err, err
+    published = {r["agent"]: r["theta"] for r in json.loads(out)["agents"]}
+    history.write_rows(folder / "q2.csv", [blank | r | {"run_id": "q2"} for r in _rows(second, "2026Q2")])
+    code, out, err = index("--anchors", str(anchors_file), "--period", "2026Q2", "--json", "--tasks")
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["model"] == "2pl" and "2PL, the model the anchors were frozen from" in document["notes"]
+    anchors, _ = load_anchors(anchors_file)
+    assert anchors.theta == pytest.approx(published, abs=1e-4)
+    agents = {r["agent"]: r["theta"] for r in document["agents"]}
+    assert sorted(agents) == [f"new{j:03d}" for j in range(6)] and not any(r["anchored"] for r in document["agents"])
+    moved, off = held_and_landed(anchors, document["tasks"], agents, second)
+    assert moved <= 1e-3 and off <= 0.01, (moved, off)
+    code, out, err = index("--anchors", str(anchors_file), "--period", "2026Q2", "--irt-model", "1pl")
+    assert code == 2 and err.count("\n") == 1 and "frozen from a 2PL fit" in err and out == ""
 
 
 def test_anchors_frozen_from_a_2pl_are_not_refitted_as_a_1pl(tmp_path: Path) -> None:
@@ -269,12 +345,33 @@ def test_a_hand_edited_history_row_is_left_out_and_named(tmp_path: Path) -> None
         "k": "2",
         "n": "4",
     }
-    history.write_rows(folder / "r.csv", [good, good | {"task": "u", "k": "lots"}, good | {"task": "v", "k": "9"}])
+    edits = [{"task": "u", "k": "lots"}, {"task": "v", "k": "9"}, {"task": "w", "k": "0", "n": "0"},
+             {"task": "x", "n": ""}, {"task": "y", "k": "1", "n": "1"}]  # fmt: skip
+    history.write_rows(folder / "r.csv", [good, *(good | edit for edit in edits)])
+    # a field past the csv module's limit: the file cannot be read to its end, so none of it is used
+    history.write_rows(folder / "s.csv", [good | {"run_id": "s"}, good | {"run_id": "s", "task": "z" * 200_000}])
     problems: list[str] = []
     rows = history.read_history(tmp_path, problems)
-    assert [r["task"] for r in rows] == ["t"]
+    assert [r["task"] for r in rows] == ["t", "y"] and {r["run_id"] for r in rows} == {"r"}
     assert problems[0].endswith("r.csv:3: column 'k': expected a number, got 'lots'; left out")
-    assert "more successes than trials" in problems[1]
+    assert "r.csv:4: column 'k': more successes than trials" in problems[1]
+    assert "r.csv:5: column 'n': expected a number of trials above 0, got 0; left out" in problems[2]
+    assert "r.csv:6: columns 'k' and 'n': one is empty" in problems[3]
+    assert "s.csv:3: cannot be read (field larger than field limit" in problems[4] and "whole file" in problems[4]
+    # every row left is one the index can fit: the hand edits cost their own rows, never the whole index
+    assert capability_index(rows, model="1pl").rows
+
+
+@pytest.mark.parametrize("count", ["0", "-5", "nan", "inf"])
+def test_harness_index_refuses_a_pseudo_count_up_front_in_one_line(
+    tmp_path: Path, count: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from harness.cli import main
+
+    # no history at all: the option is refused before anything is read
+    assert main(["index", f"--pseudo-count={count}", "--report-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--pseudo-count must be a number from 1 to 10,000" in err
 
 
 def test_runs_write_history_and_the_commands_read_it(project: Project, fresh_stub: Any) -> None:
@@ -323,7 +420,9 @@ def test_runs_write_history_and_the_commands_read_it(project: Project, fresh_stu
     assert fit_doc["human_cost_per_task"] == pytest.approx(sum(minutes.values()) / len(minutes) * 90 / 60, rel=1e-5)
     for point in fit_doc["points"]:  # each agent version: its mean cost per item and mean score, from the history
         mine = [r for r in rows if f"{r['agent']}@{r['version']}" == point["label"]]
-        assert point["cost"] == pytest.approx(sum(float(r["cost_usd"]) for r in mine) / len(mine), rel=1e-6)
+        assert point["cost"] == pytest.approx(sum(float(r["system_cost_usd"]) for r in mine) / len(mine), rel=1e-6)
+        # the judged items' judge calls are in the item's cost, not in the system's
+        assert sum(float(r["system_cost_usd"]) for r in mine) < sum(float(r["cost_usd"]) for r in mine)
         scores = [float(r["score"]) for r in mine if r["score"]]
         assert point["score"] == pytest.approx(sum(scores) / len(scores))
     assert fit_doc["reached"] == (fit_doc["value"] > 0) and (fit_doc["stage"] == 1) == (not fit_doc["reached"])
@@ -333,6 +432,50 @@ def test_runs_write_history_and_the_commands_read_it(project: Project, fresh_stu
     assert "Tech-Market Fit against cost" in report and "Tech-Market Fit against time" in report
     listed = harness("history", "list")
     assert "openai/stub-large" in listed.stdout and listed.returncode == 0
+
+
+def test_tmf_measures_the_system_under_test_not_its_evaluation(project: Project, fresh_stub: Any) -> None:
+    """The system's own calls and time make its point: a judge that is slow and has no known price moves
+    neither, and a replay counts each call at the time it took when it was made, not the cache read."""
+    from harness.testing import start_stub
+
+    project.copy_sample()
+    price = {"input_cost_per_token": 1e-6, "output_cost_per_token": 4e-6}
+    prices = project.write("prices.json", json.dumps({"openai/stub-sut": price}))  # the judge has none
+    slow_judge = start_stub(latency_s=0.5)
+    try:
+        common = [*stub_args(fresh_stub, "--judge-api-base", slow_judge.api_base), "-k", "photosynthesis or spider",
+                  "--hourly-rate", "60", "--price-file", str(prices)]  # fmt: skip
+        first = project.pytest("evals/sample", *common).results  # read now: a later run moves reports/LATEST
+        replay = project.pytest("evals/sample", *common, "--cache-mode", "replay")
+    finally:
+        slow_judge.stop()
+    made: dict[str, float] = {}
+    for result in first.values():
+        sut = [c for c in result["calls"] if c["namespace"] == "sut"]
+        assert sut and all(c["system"] for c in sut) and not any(c["system"] for c in result["calls"] if c not in sut)
+        assert result["usage"]["priced_known"] is False  # the judge has no price: the item's total is unknown
+        assert result["system"]["cost_usd"] == pytest.approx(sum(c["priced_usd"] for c in sut))
+        assert result["system"]["cost_usd"] > 0
+        # the judge's half second is the evaluation's: the item took it, the system did not
+        assert result["system"]["latency_s"] <= result["latency_s"] - 0.5
+        made.update({c["key"]: c["latency_s"] for c in sut})
+    for result in replay.results.values():
+        sut = [c for c in result["calls"] if c["namespace"] == "sut"]
+        assert all(c["cache_hit"] and c["replayed_latency_s"] == made[c["key"]] for c in sut)
+        assert result["system"]["latency_s"] >= sum(made[c["key"]] for c in sut)
+        assert result["system"]["cost_usd"] == pytest.approx(first[result["nodeid"]]["system"]["cost_usd"])
+    cost = {r["task_id"]: r["system"]["cost_usd"] for r in first.values()}
+    rows = history.read_history(project.report_dir)  # both runs: the replay paid nothing, but costs the same
+    assert len(rows) == 4 and all(float(r["system_cost_usd"]) == pytest.approx(cost[r["task"]]) for r in rows)
+    fit = replay.run["tech_market_fit"]
+    (point,) = fit["points"]  # one agent version over both runs; none left out for the judge's missing price
+    assert fit["missing"] == [] and point["cost"] == pytest.approx(
+        sum(r["system"]["cost_usd"] for r in first.values()) / len(first)
+    )
+    (seconds,) = fit["latency"]["points"]
+    runs = [*first.values(), *replay.results.values()]
+    assert seconds["cost"] == pytest.approx(sum(r["system"]["latency_s"] for r in runs) / len(runs), rel=1e-3)
 
 
 # -- Tech-Market Fit ------------------------------------------------------------------------------------
@@ -405,7 +548,8 @@ def test_the_human_capability_curve_does_the_quickest_tasks_first_and_ends_at_th
 def test_tmf_from_history_rows_measures_cost_and_latency_per_agent_version() -> None:
     def row(agent: str, task: str, score: str, cost: str, latency: str) -> dict[str, str]:
         return {"agent": agent, "version": "", "task": task, "task_version": "1", "score": score,
-                "cost_usd": cost, "latency_s": latency, "expert_minutes": {"t1": "30", "t2": "90"}[task]}  # fmt: skip
+                "outcome": "passed" if score else "error", "system_cost_usd": cost, "system_latency_s": latency,
+                "cost_usd": "99", "latency_s": "99999", "expert_minutes": {"t1": "30", "t2": "90"}[task]}  # fmt: skip
 
     rows = [row("fast", "t1", "80", "0.10", "20"), row("fast", "t2", "70", "0.30", "40"),
             row("slow", "t1", "100", "2.00", "9000"), row("slow", "t2", "", "4.00", "9000"),  # unscored: still paid

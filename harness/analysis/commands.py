@@ -39,6 +39,9 @@ def _rows(args: argparse.Namespace) -> list[dict[str, str]]:
 
 def cmd_history_import(args: argparse.Namespace) -> int:
     source = Path(args.file)
+    if (problem := history.pseudo_count_problem(args.pseudo_count)) is not None:
+        print(f"harness: {problem}", file=sys.stderr)
+        return 2
     try:
         text = source.read_text(encoding="utf-8-sig")
         report = history.import_csv(text, source.name, unit=args.unit, trials=args.pseudo_count)
@@ -98,6 +101,13 @@ def cmd_history_list(args: argparse.Namespace) -> int:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
+    # options first, in one line each, before the history is read
+    problem = None if args.pseudo_count is None else history.pseudo_count_problem(args.pseudo_count)
+    if problem is None and args.bootstrap < 0:
+        problem = f"--bootstrap must be 0 or more refits, got {args.bootstrap}"
+    if problem is not None:
+        print(f"harness index: {problem}", file=sys.stderr)
+        return 2
     rows = _rows(args)
     anchors, anchors_model = None, None
     try:
@@ -205,7 +215,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=1))
     else:
-        label = f"{base['run']['run_id']} -> {new['run']['run_id']}"
+        label = f"{base['run'].get('run_id', base_ref)} -> {new['run'].get('run_id', new_ref)}"
         print("\n".join(compare.markdown(report, label)))
     return 1 if report.failed else 0
 

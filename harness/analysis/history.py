@@ -17,7 +17,7 @@ import hashlib
 import io
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from harness.wellformed import well_formed_text
 COLUMNS = (
     "run_id", "agent", "version", "date", "period", "suite", "kind", "task", "task_version", "variant",
     "repeat", "outcome", "score", "level", "k", "n", "cost_usd", "latency_s", "expert_minutes", "source",
+    "system_cost_usd", "system_latency_s",
 )  # fmt: skip
 HISTORY = "history"
 SCORE_TRIALS = 4.0  # an item's 0..100 score weighs as a five-point level does
@@ -76,6 +77,7 @@ def run_rows(
         else:
             k, n = None, None
         usage = result.get("usage") or {}
+        system_cost, system_latency = _system_share(result)
         rows.append(
             {
                 "run_id": meta["run_id"],
@@ -99,9 +101,25 @@ def run_rows(
                 "latency_s": _num(result.get("latency_s")),
                 "expert_minutes": _num((result.get("metadata") or {}).get("expert_minutes")),
                 "source": "run",
+                # the system under test's own share, without its evaluation: what Tech-Market Fit reads
+                "system_cost_usd": _num(system_cost),
+                "system_latency_s": _num(system_latency),
             }
         )
     return rows
+
+
+def _system_share(result: dict[str, Any]) -> tuple[float | None, float | None]:
+    """(cost, latency) of the system under test alone on one item (result.system). A result from before
+    they were recorded: its cost from its calls to the system's model (the `sut` namespace), its latency
+    unknown."""
+    share = result.get("system")
+    if isinstance(share, dict):
+        return share.get("cost_usd"), share.get("latency_s")
+    calls = [c for c in result.get("calls") or [] if isinstance(c, dict) and c.get("namespace") == "sut"]
+    prices = [c.get("priced_usd", c.get("cost_usd")) for c in calls]
+    cost = sum(prices) if all(isinstance(p, int | float) for p in prices) else None
+    return cost, None
 
 
 def _level(result: dict[str, Any], level_range: tuple[int, int] | None) -> float | None:
@@ -128,12 +146,25 @@ def write_rows(path: Path, rows: Iterable[dict[str, str]]) -> Path:
 
 NUMERIC = {"score": (0.0, 100.0), "level": (0.0, 100.0), "k": (0.0, 1e6), "n": (0.0, 1e6),
            "cost_usd": (0.0, 1e6), "latency_s": (0.0, 1e7), "expert_minutes": (0.0, 1e6),
-           "task_version": (0.0, 1e9), "repeat": (0.0, 1e9)}  # fmt: skip
-MAX_FIELD = 10_000  # characters in one field of a history file or an import
+           "task_version": (0.0, 1e9), "repeat": (0.0, 1e9), "system_cost_usd": (0.0, 1e6),
+           "system_latency_s": (0.0, 1e7)}  # fmt: skip
+MAX_FIELD = 10_000  # characters in one field of an import
+HISTORY_FIELD = 131_072  # characters in one field of a history file (the csv module's own default)
+
+
+@contextlib.contextmanager
+def _field_limit(limit: int) -> Iterator[None]:
+    """The csv module's field limit is process-wide: set it for one read, and put it back."""
+    before = csv.field_size_limit(limit)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(before)
 
 
 def row_problem(row: dict[str, str]) -> str | None:
-    """Why a history row cannot be used (a hand edit, a truncated file), or None. Pure."""
+    """Why a history row cannot be used (a hand edit, a truncated file), or None. Pure. A row the index
+    reads (one with `k`) needs n > 0 and 0 <= k <= n: anything else could only fail the whole fit later."""
     for name, (low, high) in NUMERIC.items():
         text = (row.get(name) or "").strip()
         if not text:
@@ -144,7 +175,12 @@ def row_problem(row: dict[str, str]) -> str | None:
             return f"column '{name}': expected a number, got {text[:40]!r}"
         if not (math.isfinite(value) and low <= value <= high):
             return f"column '{name}': expected a number in {low:g}..{high:g}, got {text[:40]}"
-    if (row.get("k") or "").strip() and (row.get("n") or "").strip() and float(row["k"]) > float(row["n"]):
+    k, n = (row.get("k") or "").strip(), (row.get("n") or "").strip()
+    if bool(k) != bool(n):
+        return "columns 'k' and 'n': one is empty; a scored row has both (k successes of n trials)"
+    if k and float(n) <= 0:
+        return f"column 'n': expected a number of trials above 0, got {n[:40]}"
+    if k and float(k) > float(n):
         return "column 'k': more successes than trials (n)"
     return None
 
@@ -154,17 +190,28 @@ def read_history(report_dir: Path, problems: list[str] | None = None) -> list[di
     is left out and named in `problems` (file and line), never a traceback later in the index."""
     rows: list[dict[str, str]] = []
     for path in sorted(history_dir(report_dir).glob("*.csv")):
+        usable: list[dict[str, str]] = []
+        found: list[str] = []
+        reader = None
         try:
-            with path.open(encoding="utf-8-sig", newline="") as handle:
-                for line, row in enumerate(csv.DictReader(handle), start=2):
+            with _field_limit(HISTORY_FIELD), path.open(encoding="utf-8-sig", newline="") as handle:
+                reader = csv.DictReader(handle)
+                for row in reader:
                     problem = row_problem(row) if None not in row else "more fields than the header"
                     if problem is None:
-                        rows.append(row)
-                    elif problems is not None:
-                        problems.append(f"{path}:{line}: {problem}; left out")
+                        usable.append(row)
+                    else:
+                        found.append(f"{path}:{reader.line_num}: {problem}; left out")
         except (OSError, UnicodeDecodeError, csv.Error) as exc:
+            # A file that cannot be read to its end is left out whole, as the message says: its rows before
+            # the fault would be a part of a run that looks like all of it.
+            where = f"{path}:{reader.line_num + 1}" if isinstance(exc, csv.Error) and reader is not None else str(path)
             if problems is not None:
-                problems.append(f"{path}: cannot be read ({exc}); left out")
+                problems.append(f"{where}: cannot be read ({exc}); the whole file is left out")
+            continue
+        rows += usable
+        if problems is not None:
+            problems += found
     return rows
 
 
@@ -196,9 +243,20 @@ def import_csv(text: str, source: str, unit: str = "auto", trials: float = IMPOR
     """Rows from a CSV with columns agent, version, date (YYYY-MM-DD), period, task, and one of score
     (0..100), fraction (0..1) or level (1..5); optional task_version, suite, cost_usd, latency_s,
     expert_minutes. Malformed rows are refused with their row number and what was expected."""
+    if (problem := pseudo_count_problem(trials)) is not None:
+        raise ValueError(problem)
+    with _field_limit(MAX_FIELD):
+        return _import_rows(text, source, unit, trials)
+
+
+def pseudo_count_problem(trials: Any) -> str | None:
+    """Why a --pseudo-count cannot weigh a score, or None."""
     if not (isinstance(trials, int | float) and math.isfinite(trials) and 1 <= trials <= 10_000):
-        raise ValueError(f"--pseudo-count must be a number from 1 to 10,000, got {trials}")
-    csv.field_size_limit(MAX_FIELD)
+        return f"--pseudo-count must be a number from 1 to 10,000, got {trials}"
+    return None
+
+
+def _import_rows(text: str, source: str, unit: str, trials: float) -> ImportReport:
     reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))
     try:
         header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
@@ -303,6 +361,9 @@ def import_csv(text: str, source: str, unit: str = "auto", trials: float = IMPOR
                 "latency_s": optional.get("latency_s", ""),
                 "expert_minutes": optional.get("expert_minutes", ""),
                 "source": source,
+                # an imported cost and time are the system's own (a leaderboard's price and speed per task)
+                "system_cost_usd": optional.get("cost_usd", ""),
+                "system_latency_s": optional.get("latency_s", ""),
             }
         )
     return ImportReport(rows, refused, unit, reason)

@@ -4,8 +4,9 @@ market's acceptance curve on the score-against-cost plane, and how much the two 
 The paper draws four things on that plane and leaves their exact shapes open. Our readings (docs/index.md):
 
 - **Supply curve** (the "optimal supply curve", upper edge of the "tech accessible region"): each agent
-  version is a point, its mean cost per task and its mean score; the curve is their Pareto frontier, a step
-  function: for a budget c, the best score any agent delivers for c or less. The accessible region lies under it.
+  version is a point, its mean cost per task (the system's own calls, never its judges') and its mean
+  score; the curve is their Pareto frontier, a step function: for a budget c, the best score any agent
+  delivers for c or less. The accessible region lies under it.
 - **Acceptance curve** (the "worst-case market acceptance curve", lower edge of the "market acceptable
   region"): the least score the market takes at each price. It rises from `min_score` at no cost to the
   expert's own score at the expert's cost H, `s(c) = min + (expert - min) * (c / H) ** shape`; the human cost H
@@ -227,13 +228,17 @@ def assessment_from_json(doc: dict[str, Any]) -> Assessment:
 # -- from the run history ---------------------------------------------------------------------------
 
 
+SCORED = ("passed", "failed", "imported")
+
+
 def points_from_history(rows: list[dict[str, str]], dimension: str = "cost") -> tuple[list[Point], list[str]]:
-    """One point per agent version: its mean cost per item (calls at their price, cached or not; every item,
-    failures too: they were paid for) or mean latency, and its mean score over scored items. Also the agent
-    versions left out because a price (or a latency) is unknown."""
+    """One point per agent version: the system under test's own mean cost per item (its calls at their price,
+    cached or not, without the judges', extraction's or rubric's; every item, failures too: they were paid
+    for) or its own mean latency (the items it worked on), and its mean score over scored items. Also the
+    agent versions left out because a price (or a time) of the system's own work is unknown."""
     from harness.analysis.index import agent_key
 
-    column = "cost_usd" if dimension == "cost" else "latency_s"
+    column = "system_cost_usd" if dimension == "cost" else "system_latency_s"
     groups: dict[str, list[dict[str, str]]] = defaultdict(list)
     for row in rows:
         groups[agent_key(row)].append(row)
@@ -242,14 +247,20 @@ def points_from_history(rows: list[dict[str, str]], dimension: str = "cost") -> 
         scores = [float(r["score"]) for r in members if r.get("score")]
         if not scores:
             continue
-        if any(not r.get(column) for r in members):
+        if dimension == "cost":
+            counted = members  # an item the system did not finish still cost what it spent
+            unknown = any(not r.get(column) for r in members)
+        else:  # the items the system worked on; one of them without a time leaves the agent out
+            counted = [r for r in members if r.get(column)]
+            unknown = not counted or any(not r.get(column) and r.get("outcome") in SCORED for r in members)
+        if unknown:
             missing.append(label)
             continue
-        values = [float(r[column]) for r in members]
+        values = [float(r[column]) for r in counted]
         points.append(
             Point(
                 label=label,
-                cost=sum(values) / len(members),
+                cost=sum(values) / len(counted),
                 score=statistics.fmean(scores),
                 family=members[0]["agent"],
                 tasks=len({(r["task"], r.get("task_version")) for r in members}),
@@ -392,8 +403,8 @@ def markdown_section(doc: dict[str, Any]) -> list[str]:
         f"expert minutes at ${doc['hourly_rate']:g}/hour). The market accepts {doc['min_score']:g} at no cost, "
         f"rising to the expert's {doc['expert_score']:g} at the expert's cost"
         f"{'' if shape == 1 else f' (curve shape {shape:g})'}, and nothing dearer. Every agent version in the run "
-        "history on these suites is a point; the value is the area where the agents' supply curve rises above "
-        "the market's acceptance curve._",
+        "history on these suites is a point, at the cost and time of its own work (its calls, not the judges'); "
+        "the value is the area where the agents' supply curve rises above the market's acceptance curve._",
         "",
         f"**Tech-Market Fit {_verdict(doc)}.**",
     ]
@@ -416,5 +427,10 @@ def markdown_section(doc: dict[str, Any]) -> list[str]:
         f"| a person (expert) | ${doc['human_cost_per_task']:.4f} | {doc['expert_score']:g} | {human_seconds} | | |"
     )
     if doc.get("missing"):
-        lines += ["", f"_Left out, no known price for every item: {', '.join(f'`{m}`' for m in doc['missing'])}._"]
+        lines += [
+            "",
+            f"_Left out, the system's own cost unknown for some item: {', '.join(f'`{m}`' for m in doc['missing'])} "
+            "(a model without a price: give one with --price-file; a run recorded before the system's own cost "
+            "was kept: `harness history rebuild --force`)._",
+        ]
     return lines

@@ -220,7 +220,14 @@ class LLMClient:
                     self.cache.store_later(
                         namespace,
                         key,
-                        self._redactor.value({"reply": reply, "cost_usd": record.cost_usd, "key_parts": parts}),
+                        self._redactor.value(
+                            {
+                                "reply": reply,
+                                "cost_usd": record.cost_usd,
+                                "latency_s": record.latency_s,  # a replay counts the call at this time
+                                "key_parts": parts,
+                            }
+                        ),
                     )
                     return reply, record, parsed
         if cached is not None:
@@ -236,6 +243,7 @@ class LLMClient:
                 parts=hashes,
                 stage=stage,
                 priced_usd=cached.get("cost_usd"),
+                replayed_latency_s=cached.get("latency_s"),  # None: stored before latencies were kept
             )
             self._settle(record, sink)
         return reply, record, _accepted(accept, reply, record)

@@ -26,6 +26,10 @@ class CallRecord:
     # What the call costs at the model's price, paid in this run or earlier (a cache hit keeps the price of
     # the call that filled the cache): the cost per task of a system, whatever the cache saved this run.
     priced_usd: float | None = 0.0
+    # A reply read from the cache: how long the call took when it was made (None: the cache entry predates
+    # this field); 0 for a call made, or waited for, in this run (its time is on this run's clock).
+    replayed_latency_s: float | None = 0.0
+    system: bool = False  # made by the system under test (ItemContext.system_work), not by its evaluation
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -43,4 +47,6 @@ class CallRecord:
             "parts": dict(self.parts) if self.parts else None,
             "stage": self.stage or self.namespace,
             "priced_usd": self.priced_usd,
+            "replayed_latency_s": self.replayed_latency_s,
+            "system": self.system,
         }
