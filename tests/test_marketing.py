@@ -190,7 +190,8 @@ def test_the_reselection_rate_counts_every_slot(project: Project, mstub: StubPro
     assert rows[0]["verdicts"]["openai/stub-judge"]["selected"] == "Yes" and rows[0]["client_pick"] is True
     assert rows[3]["verdicts"]["openai/stub-judge"]["selected"] == "No" and rows[3]["client_pick"] is False
     metrics = result["metrics"]
-    assert metrics["recall"] == pytest.approx(100 / picks)  # one of the client's picks
+    # one of the client's eight picks, in six slots: recall at k counts it out of the six a list could hold
+    assert picks == 8 and metrics["recall"] == pytest.approx(100 / k)
     assert metrics["overall"] == pytest.approx((100 + 25) / 2)  # levels 5 and 2 -> 100 and 25
     assert metrics["judged"] == 2.0
     assert result["judge_levels"] == {
@@ -209,6 +210,30 @@ def test_the_reselection_rate_counts_every_slot(project: Project, mstub: StubPro
     (table,) = [t for t in out.run["tables"] if t["name"] == "xbench_marketing"]
     assert table["rows"][0]["cells"]["reselection_app"]["mean"] == pytest.approx(100 / k, abs=1e-3)
     assert table["rows"][0]["cells"]["reselection_game"]["mean"] is None
+
+
+def test_the_persona_is_drawn_from_the_near_misses_as_well_as_the_picks(
+    project: Project, fresh_stub: StubProcess
+) -> None:
+    """What the judge writes about a creator the client passed over reaches the persona prompt, and the persona
+    reaches every verdict: the stub judge's summary of Poppy (a near miss) carries a mark, the persona is
+    written only when that mark is in front of it, and a verdict says Yes only when that persona is."""
+    marketing_project(project)
+    fresh_stub.control(
+        default_answer=reply(MAYA),
+        judge_rules=[
+            ["@poundwisepoppy", {"summary": "Poppy speaks to a UK audience (mark PASSED-OVER-POPPY)."}],
+            ["PASSED-OVER-POPPY", {"persona": "A US money creator; not UK-facing like the one passed over (SAW-IT)."}],
+            ["SAW-IT", {"selected": "Yes", "overall": 5}],
+        ],
+        judge_default={"selected": "No", "overall": 1},
+    )
+    result = only_result(project.pytest("evals/marketing", *stub_args(fresh_stub), "-k", "pennypilot"))
+    made = {j["template"]: j["value"] for j in result["judges"] if j["ok"]}
+    assert "PASSED-OVER-POPPY" in made[f"rubric summary {POPPY}"]["summary"]
+    assert "SAW-IT" in made["rubric persona"]["persona"]
+    assert result["judge_levels"]["selected"] == {"openai/stub-judge": ["Yes"]}
+    assert result["score"] == pytest.approx(100 / 6, abs=1e-3)
 
 
 def test_the_rubric_is_paid_once_per_brief_and_judge(project: Project, mstub: StubProcess) -> None:
@@ -238,6 +263,25 @@ def test_an_unreadable_reply_scores_zero_with_its_reason(project: Project, mstub
     assert result["outcome"] == "failed" and result["score"] == 0.0 and result["error"]["fault"] == "system"
     assert "no JSON list" in result["error"]["message"] and "Maya Okafor" in result["answer"]
     assert [c["namespace"] for c in result["calls"]] == ["sut"]  # nothing to judge, no rubric paid for
+
+
+def test_a_search_cut_by_its_cap_keeps_the_cap_and_the_effort(project: Project, mstub: StubProcess) -> None:
+    """An agent that searches until its cap and then gives no list scores 0, and its result still says a cap
+    stopped it and what it did: its turns and tool calls. (An empty answer at the cap: test_outcomes.py.)"""
+    marketing_project(project)
+    money = project.root / "evals" / "marketing" / "money.yaml"
+    text = money.read_text()
+    assert "      k: 6\n" in text
+    money.write_text(text.replace("      k: 6\n", "      k: 6\n      limits: {max_steps: 3}\n", 1))
+    endless = [{"name": "search", "arguments": {"query": "budgeting app creators US"}}] * 20
+    mstub.control(tool_calls={"Penny Pilot": endless}, default_answer="I do not know.")
+    result = only_result(project.pytest("evals/marketing", *stub_args(mstub), "-k", "pennypilot"))
+    reason = "no list of creators could be read from the answer (after reaching its step limit, 4 turns)"
+    assert result["score"] == 0.0 and result["error"]["fault"] == "system" and reason in result["error"]["message"]
+    assert result["answer"] == "I do not know."
+    assert result["details"]["stopped"] == "step_limit" and len(result["details"]["trajectory"]) == 3
+    assert result["metrics"]["tool_calls"] == 3.0 and result["metrics"]["steps"] == 4.0
+    assert [c["namespace"] for c in result["calls"]] == ["sut"] * 4  # no rubric, no verdict
 
 
 def test_a_judge_reply_that_cannot_be_validated_is_a_judge_error(project: Project, mstub: StubProcess) -> None:

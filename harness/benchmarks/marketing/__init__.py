@@ -15,7 +15,8 @@ replies with a JSON list of creators, best first. The evaluation follows the pap
 
 The score is the re-selection rate, 100 x selected / k (a panel: the judges' mean); empty slots, links not
 in the pool and repeats count as not selected. Beside it: the mean overall level of the judged creators
-mapped 1..5 -> 0..100, and the recall of the client's actual picks.
+mapped 1..5 -> 0..100, and the recall of the client's actual picks at k (out of the k slots, or out of the
+picks when the client made fewer than k: a list of client picks only scores 100, however many it chose).
 """
 
 from __future__ import annotations
@@ -212,8 +213,17 @@ async def run_influencer_search(task: Any, ctx: Any) -> Scores:
     try:
         recommendations = read_reply(answer.text)
     except ReplyError as exc:
-        # The system's failure: nothing it said can be looked up (score 0, the reason kept).
-        raise SystemFailure(f"no list of creators could be read from the answer: {exc}", answer=answer.text) from None
+        # The system's failure: nothing it said can be looked up (score 0, the reason kept, with what the
+        # attempt took and whether a cap stopped it).
+        capped = ""
+        if answer.stopped:
+            capped = f" (after reaching its {answer.stopped.replace('_', ' ')}, {answer.steps} turns)"
+        raise SystemFailure(
+            f"no list of creators could be read from the answer{capped}: {exc}",
+            answer=answer.text,
+            metrics=effort,
+            details=base_details,
+        ) from None
     slots, beyond = fill_slots(recommendations, inputs.k, index, inputs.platforms)
     candidates = [s for s in slots if s.status == CANDIDATE]
     judges = ctx.services.judge_models
@@ -232,7 +242,9 @@ async def run_influencer_search(task: Any, ctx: Any) -> Scores:
         metrics={
             "reselection": statistics.fmean(rates),
             "overall": level_to_score(statistics.fmean(overall_levels)) if overall_levels else None,
-            "recall": 100.0 * len(found) / len(picks),
+            # at k: most clients picked more creators than k (a few more than their brief's own maximum),
+            # and k slots cannot hold them all; a list of client picks only is a perfect recall
+            "recall": 100.0 * len(found) / min(inputs.k, len(picks)),
             "judged": float(len(candidates)),
             **effort,
         },
@@ -401,7 +413,8 @@ LEADERBOARD = Table(
     ),
     note="Re-selection: 100 x (recommendations a judge says the client would select) / k; empty slots, links "
     "not in the pool and repeats count as not selected. Overall: the judges' 1-5 level of the recommended "
-    "creators they judged, mapped 1 -> 0, 5 -> 100. Recall: the share of the client's actual picks recommended.",
+    "creators they judged, mapped 1 -> 0, 5 -> 100. Recall of picks: the client's actual picks among the first k "
+    "recommendations, out of k (or out of the picks, when the client made fewer than k).",
 )
 
 register_benchmark(
