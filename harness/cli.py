@@ -54,7 +54,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _report_several(args: argparse.Namespace) -> int:
-    from harness.report.leaderboard import board_rows, leaderboard, markdown_board
+    from harness.report.leaderboard import board_rows, incomplete_lines, leaderboard, markdown_board
 
     board = leaderboard([load_run(Path(args.report_dir), run_id) for run_id in args.run])
     if args.json:
@@ -66,6 +66,8 @@ def _report_several(args: argparse.Namespace) -> int:
             print(name)
             _print_table(lines, header)
             print()
+        for line in incomplete_lines(board):
+            print(line)
     return 0
 
 

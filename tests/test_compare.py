@@ -108,6 +108,23 @@ def test_what_does_not_pair_is_listed_never_dropped() -> None:
     assert score.n == 1  # only t000 pairs with a score on both sides
 
 
+def test_a_run_missing_judged_values_fails_the_gate_as_new_errors_do() -> None:
+    """No item errored, but a judge gave no verdict on one metric of one item (the table marks it incomplete,
+    as GEM's do): the gate cannot vouch for it, however the scores compare."""
+    from harness.analysis.compare import gate_line
+
+    base = results([70, 70, 80, 80])
+    new = results([70, 70, 80, 80])
+    new[2] = {**new[2], "incomplete": ["ad_flow", "qualitative_overall"]}
+    gated = compare(base, new, fail_margin=2)
+    assert gated.failed and not gated.regressed
+    assert gated.new_errors == ["s::t002 (judged values missing: ad_flow, qualitative_overall)"]
+    line = gate_line(gated)
+    assert "**fails**" in line and "1 item(s) with judged values missing: the run is incomplete" in line
+    assert compare(base, new).failed is False  # without the gate the comparison only reports it
+    assert compare(base, results([70, 70, 80, 80]), fail_margin=2).failed is False  # complete: it passes
+
+
 def test_another_harness_version_is_compared_on_what_matches_and_says_so() -> None:
     base = {"run": {"harness_version": "0.0.9", "options": {"judge_models": ["x"]}}, "results": results([60, 60])}
     new = {"run": {"harness_version": "0.1.0", "options": {"judge_models": ["y"]}}, "results": results([60, 60])}
@@ -236,6 +253,7 @@ def test_gated_runs_with_failing_items_always_end_with_the_gates_verdict(project
 BAD_RUNS = {
     "results as a string": '{"run": {"run_id": "x"}, "results": "all good"}',
     "run as a string": '{"run": "x", "results": []}',
+    "options as a string": '{"run": {"run_id": "x", "options": "x"}, "results": []}',
     "a huge score": '{"run": {}, "results": [{"suite": "s", "task_id": "t", "score": 1e308}]}',
     "a NaN score": '{"run": {}, "results": [{"suite": "s", "task_id": "t", "score": NaN}]}',
     "a string score": '{"run": {}, "results": [{"suite": "s", "task_id": "t", "score": "95"}]}',
@@ -259,6 +277,59 @@ def test_a_bad_baseline_is_one_line_and_exit_4_before_any_call(project: Project,
         [sys.executable, "-m", "harness.cli", "compare", str(bad), str(bad)], capture_output=True, text=True
     )
     assert done.returncode == 4 and "Traceback" not in done.stderr and str(bad) in done.stderr, done.stderr[-1500:]
+
+
+def _valid_run() -> dict[str, Any]:
+    return {
+        "run": {"run_id": "r1", "harness_version": "0.1.0", "options": {"model": "openai/m", "judge_models": ["j"]},
+                "benchmarks": {"qa": {"compare": {"rules": {"judge": "strict"}}}}},
+        "results": [{**r, "kind": "qa", "incomplete": []} for r in results([60, 70])],
+        "totals": {"mean_score": 65.0}, "tables": [],
+    }  # fmt: skip
+
+
+HOSTILE_RUNS = {  # each one field of a valid run made wrong, where the comparison or the gate reads it
+    "options as a string": (("run", "options"), "x", "run.options must be an object"),
+    "options as a list": (("run", "options"), ["judge_models"], "run.options must be an object"),
+    "benchmarks as a string": (("run", "benchmarks"), "x", "run.benchmarks must be an object"),
+    "a benchmark as a string": (("run", "benchmarks", "qa"), "x", "run.benchmarks.qa must be an object"),
+    "its comparison as a string": (("run", "benchmarks", "qa", "compare"), "x", "run.benchmarks.qa.compare must"),
+    "its comparison as a list": (("run", "benchmarks", "qa", "compare"), ["rules"], "run.benchmarks.qa.compare must"),
+    "a run id as a number": (("run", "run_id"), 7, "run.run_id must be a string"),
+    "a harness version as an object": (("run", "harness_version"), {"v": 1}, "run.harness_version must be a string"),
+    "totals as a string": (("totals",), "x", "totals must be an object"),
+    "tables as a string": (("tables",), "x", "tables must be a list of objects"),
+    "an outcome as a number": (("results", 0, "outcome"), 3, "results[0].outcome must be a string"),
+    "missing values as a string": (("results", 1, "incomplete"), "ad_flow", "results[1].incomplete must be a list"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_RUNS))
+def test_every_field_the_comparison_reads_is_checked_before_it_is_read(
+    tmp_path: Any, case: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`harness compare BAD BAD` (both sides hold the field, as a baseline and its rerun would) refuses in one
+    line with exit 4; the same check runs on --baseline before any call is paid (settings.py)."""
+    from harness.cli import main
+    from harness.report.run_files import run_document_problem
+
+    valid = _valid_run()
+    assert run_document_problem(valid) is None
+    (tmp_path / "ok.json").write_text(json.dumps(valid))
+    capsys.readouterr()
+    assert main(["compare", str(tmp_path / "ok.json"), str(tmp_path / "ok.json")]) == 0
+    capsys.readouterr()
+    path, value, expected = HOSTILE_RUNS[case]
+    bad = json.loads(json.dumps(valid))
+    holder = bad
+    for step in path[:-1]:
+        holder = holder[step]
+    holder[path[-1]] = value
+    assert expected in (run_document_problem(bad) or "")
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    assert main(["compare", str(tmp_path / "bad.json"), str(tmp_path / "bad.json")]) == 4
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and expected in err and "bad.json" in err
 
 
 def test_credentials_in_a_url_and_a_named_key_are_refused_together(project: Project, fresh_stub: Any) -> None:

@@ -79,6 +79,23 @@ def test_an_item_the_harness_could_not_measure_leaves_the_run_incomplete(
     assert again.returncode == 1 and "run is incomplete" in again.stdout
 
 
+def test_a_cap_reached_without_an_answer_keeps_the_cap_and_the_effort(
+    project: Project, fresh_stub: StubProcess
+) -> None:
+    """The tool loop runs to its cap (every calculator call refused), and the final turn without tools says
+    nothing: a system failure (0) whose result still says which cap stopped it and what the attempt took."""
+    project.copy_sample()
+    refused = [{"name": "calculator", "arguments": {"expression": "1234 * (5678"}}] * 30
+    fresh_stub.control(tool_calls={"1234 * 5678": refused}, default_answer="")
+    out = project.pytest("evals/sample", *stub_args(fresh_stub), "-k", "calculator-product")
+    (result,) = out.results.values()
+    assert result["score"] == 0.0 and result["error"]["fault"] == "system"
+    assert "reached its step limit (13 turns" in result["error"]["message"]
+    assert result["details"]["stopped"] == "step_limit" and len(result["details"]["trajectory"]) == 12
+    assert result["metrics"]["tool_calls"] == 12.0 and result["metrics"]["steps"] == 13.0
+    assert result["metrics"]["tokens"] > 0
+
+
 def test_a_failure_sits_at_the_bottom_of_every_bounded_column_of_a_benchmark_table() -> None:
     """Metric columns, not only the score: an agent that fails half the briefs must not keep the re-selection
     rate (or the level) of the half it answered. Counts and units take no invented value, and what the
@@ -121,3 +138,56 @@ def test_a_failure_sits_at_the_bottom_of_every_bounded_column_of_a_benchmark_tab
     cells = {k: (c["mean"], c["n"]) for k, c in row["cells"].items()}
     assert cells == {"rate": (40.0, 2), "level": (3.0, 2), "calls": (4.0, 1), "flow": (60.0, 1), "tokens": (200.0, 2)}
     assert row["system_failures"] == 1 and row["errors"] == 1 and computed["incomplete"]["unscored"] == 1
+
+
+def test_several_runs_side_by_side_mark_the_incomplete_one(tmp_path: Any, capsys: Any) -> None:
+    """`harness report RUN RUN`: a run with an unscored item, and one with a judged value missing, say so on
+    their rows and below the table (text, --markdown and --json), as the one-run report does."""
+    from harness.benchmarks import Column, Section, Table
+    from harness.cli import main
+    from harness.report.aggregate import summarize
+    from harness.report.tables import compute_table
+
+    table = Table(name="t", title="T", kinds=("k",), rows=("kind",),
+                  sections=(Section("S", (Column("rate", "Rate", "rate"), Column("flow", "Flow", "flow")),
+                                    overall="mean_of_items", overall_label="Average"),))  # fmt: skip
+
+    def item(task: str, score: float | None, **extra: Any) -> dict[str, Any]:
+        usage = {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "cost_known": True,
+                 "cache_hits": 0}  # fmt: skip
+        return {"suite": "s", "task_id": task, "kind": "k", "score": score, "error": None, "usage": usage,
+                "outcome": "passed" if score is not None else "error", "metrics": {"rate": score, "flow": score},
+                **extra}  # fmt: skip
+
+    runs = {
+        "complete": [item("a", 80.0), item("b", 60.0)],
+        "unscored": [item("a", 80.0), item("b", None, error={"kind": "judge", "fault": "harness"})],
+        "unmeasured": [item("a", 80.0), item("b", 60.0, incomplete=["flow"])],
+    }
+    paths = []
+    for run_id, results in runs.items():
+        computed = compute_table(table, results)
+        document = {"run": {"run_id": run_id, "options": {"model": f"openai/{run_id}"}}, "results": results,
+                    "totals": summarize(results), "tables": [computed]}  # fmt: skip
+        paths.append(tmp_path / f"{run_id}.json")
+        paths[-1].write_text(json.dumps(document))
+    assert main(["report", *map(str, paths), "--json"]) == 0
+    board = {r["run_id"]: r for r in json.loads(capsys.readouterr().out)["runs"]}
+    assert board["complete"]["incomplete"] is None
+    assert board["unscored"]["incomplete"]["message"].startswith("INCOMPLETE: 1 of 2 items unscored")
+    assert board["unscored"]["tables"]["t"][0]["unscored"] == 1
+    assert "1 judged value missing" in board["unmeasured"]["incomplete"]["message"]
+    assert board["unmeasured"]["tables"]["t"][0]["incomplete_values"] == ["Flow"]
+    assert main(["report", *map(str, paths)]) == 0
+    text = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in text.splitlines() if line.split()[:1] in (["complete"],
+            ["unscored"], ["unmeasured"])}  # fmt: skip
+    assert rows["complete"][1] == "openai/complete" and rows["complete"][-1] == "0"
+    assert rows["unscored"][1] == "(INCOMPLETE)" and rows["unscored"][-1] == "1"
+    assert rows["unmeasured"][1] == "(INCOMPLETE)" and "70.0*" in rows["unmeasured"]
+    assert "unscored: INCOMPLETE: 1 of 2 items unscored" in text
+    assert main(["report", *map(str, paths), "--markdown"]) == 0
+    markdown = capsys.readouterr().out
+    assert (
+        "| unscored (INCOMPLETE) | openai/unscored |" in markdown and "**unmeasured: INCOMPLETE: 1 judged" in markdown
+    )

@@ -59,7 +59,8 @@ class Report:
     changed_version: list[str] = field(default_factory=list)
     errored: list[dict[str, str]] = field(default_factory=list)  # {item, side, kind}
     flaky: list[dict[str, Any]] = field(default_factory=list)
-    new_errors: list[str] = field(default_factory=list)  # unscored in this run (the harness's failure): not measured
+    # unscored in this run, or with judged values missing (the harness's failures): not measured in full
+    new_errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     fail_margin: float | None = None
     tolerance: float = 2.0
@@ -178,11 +179,16 @@ def compare(
                 report.flaky.append({"item": _name(key), "side": side, "passed": passed, "repeats": len(items)})
     report.flaky.sort(key=lambda f: (f["item"], f["side"]))
     for key, items in sorted(new_groups.items()):
-        # An item this run could not score (the harness's failure) leaves the run incomplete: the gate cannot
-        # vouch for what it did not measure, whatever the baseline held. (The system's own failures are
-        # scores of 0 and are compared like any other score.)
+        # An item this run could not score (the harness's failure) leaves the run incomplete, and so does one
+        # whose judged values are missing (a judge gave no verdict on a metric, as GEM's tables mark them):
+        # the gate cannot vouch for what it did not measure, whatever the baseline held. (The system's own
+        # failures are scores of 0 and are compared like any other score.)
         if any(i.get("outcome") == "error" for i in items):
             report.new_errors.append(_name(key))
+            continue
+        missing = sorted({str(m) for i in items for m in (i.get("incomplete") or [])})
+        if missing:
+            report.new_errors.append(f"{_name(key)} (judged values missing: {', '.join(missing)})")
     metrics = sorted(
         {
             name
@@ -300,14 +306,17 @@ def gate_line(report: Report) -> str:
     margin = report.fail_margin or 0.0
     rule = (
         f"it fails for a score regression whose whole 95 % interval lies below {-margin:g} points, "
-        "or for an incomplete run (items this run could not score)"
+        "or for an incomplete run (items this run could not score, or judged values it could not measure)"
     )
     reasons = [
         f"{c.suite} {c.delta:+.1f} points [{c.low:+.1f}, {c.high:+.1f}], p = {c.p_adjusted:.3g} (Holm)"
         for c in report.regressed
     ]
     if report.new_errors:
-        reasons.append(f"{len(report.new_errors)} item(s) unscored: the run is incomplete and could not be measured")
+        partial = sum(" (judged values missing: " in e for e in report.new_errors)
+        what = [f"{len(report.new_errors) - partial} item(s) unscored"] if len(report.new_errors) > partial else []
+        what += [f"{partial} item(s) with judged values missing"] if partial else []
+        reasons.append(f"{' and '.join(what)}: the run is incomplete and could not be measured")
     differ = [n for n in report.notes if n.startswith("different ") or " differs (" in n]
     caution = f" Compared across different setups: {'; '.join(differ)}." if differ else ""
     if report.failed:

@@ -33,6 +33,15 @@ def run_document_problem(document: Any) -> str | None:
         return f"the document is a JSON {type(document).__name__}, not an object with run and results"
     if not isinstance(document.get("run"), dict):
         return "run must be an object (the run's metadata)"
+    if (problem := _run_meta_problem(document["run"])) is not None:
+        return problem
+    for name in ("totals", "suites"):
+        if document.get(name) is not None and not isinstance(document[name], dict):
+            return f"{name} must be an object, got {type(document[name]).__name__}"
+    if document.get("tables") is not None and not (
+        isinstance(document["tables"], list) and all(isinstance(t, dict) for t in document["tables"])
+    ):
+        return "tables must be a list of objects"
     results = document.get("results")
     if not isinstance(results, list):
         return f"results must be a list of item results, got {type(results).__name__}"
@@ -60,6 +69,33 @@ def run_document_problem(document: Any) -> str | None:
                 return f"{where}.metrics.{name} {problem}"
         if result.get("error") is not None and not isinstance(result["error"], dict):
             return f"{where}.error must be an object or null"
+        if result.get("outcome") is not None and not isinstance(result["outcome"], str):
+            return f"{where}.outcome must be a string, got {type(result['outcome']).__name__}"
+        incomplete = result.get("incomplete") or []
+        if not (isinstance(incomplete, list) and all(isinstance(m, str) for m in incomplete)):
+            return f"{where}.incomplete must be a list of metric names"
+    return None
+
+
+def _run_meta_problem(run: dict[str, Any]) -> str | None:
+    """The run metadata the comparison, the gate and the leaderboard read: `run_id` and `harness_version`
+    (strings), `options` (an object: the system's label, the judges and the embedding model come from it)
+    and `benchmarks` (an object of objects, each with an optional `compare` object). Pure."""
+    for name in ("run_id", "harness_version", "started_at"):
+        if run.get(name) is not None and not isinstance(run[name], str):
+            return f"run.{name} must be a string, got {type(run[name]).__name__} {str(run[name])[:40]!r}"
+    if run.get("options") is not None and not isinstance(run["options"], dict):
+        return f"run.options must be an object (the run's options), got {type(run['options']).__name__}"
+    benchmarks = run.get("benchmarks")
+    if benchmarks is None:
+        return None
+    if not isinstance(benchmarks, dict):
+        return f"run.benchmarks must be an object (one entry per task kind), got {type(benchmarks).__name__}"
+    for kind, entry in benchmarks.items():
+        if not isinstance(entry, dict):
+            return f"run.benchmarks.{kind:.40} must be an object, got {type(entry).__name__}"
+        if entry.get("compare") is not None and not isinstance(entry["compare"], dict):
+            return f"run.benchmarks.{kind:.40}.compare must be an object, got {type(entry['compare']).__name__}"
     return None
 
 
