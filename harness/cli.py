@@ -202,7 +202,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_import_gem(args: argparse.Namespace) -> int:
-    from harness.benchmarks.gem.importer import ImportError_, import_gem_bench
+    from harness.benchmarks.gem.importer import ImportError_, describe, import_gem_bench
 
     try:
         result = import_gem_bench(
@@ -216,17 +216,11 @@ def cmd_import_gem(args: argparse.Namespace) -> int:
     except ImportError_ as exc:
         print(f"harness import gem-bench: {exc}", file=sys.stderr)
         return 2
-    print(f"read {args.directory} ({'the authors' if result.layout == 'authors' else 'this project'}'s layout):")
+    layout = "the authors' layout" if result.layout == "authors" else "this project's layout"
+    print(f"read {args.directory} ({layout}):")
     for name, count in result.counts.items():
         print(f"  {name:<18} {count:>6,}")
-    data = result.data
-    status = {
-        "official": f"the official {data['release']} release, every file verified by SHA-256",
-        "modified": f"a MODIFIED copy of {data['release']} ({', '.join(data['modified'])} differ); every run on it "
-        "is marked modified",
-        "own": "not the GEM-Bench release: data of your own",
-    }[data["status"]]
-    print(f"data: {status} (sha256 {data['sha256']})")
+    print(f"data: {describe(result.data)} (sha256 {result.data['sha256']})")
     for path in result.files:
         print(f"wrote {path}")
     print(f"run it: pytest {args.out} --solution all")

@@ -372,6 +372,7 @@ def test_gem_score_scores_search_lines_by_label_and_locates_every_line_it_cannot
     raw.insert(2, b"[" * 100_000 + b"]" * 100_000)  # line 3
     raw.insert(3, b'{"id": "latin1", "query": "caf\xe9"}')  # line 4
     raw.append(json.dumps({**good[2], "id": "nolabels", "scenario": "search"}).encode())  # line 7
+    raw.append(json.dumps({**good[2], "id": "half", "response": "Paris \ud83d"}).encode())  # line 8: half an emoji
     source = tmp_path / "responses.jsonl"
     source.write_bytes(b"\n".join(raw) + b"\n")
     command = [sys.executable, "-m", "harness.cli", "gem", "score", str(source), "--json", "--judge"]
@@ -381,9 +382,13 @@ def test_gem_score_scores_search_lines_by_label_and_locates_every_line_it_cannot
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     problems = [line for line in done.stderr.splitlines() if line.startswith(str(source))]
-    assert [p.split(": ", 1)[0] for p in problems] == [f"{source}:{n}" for n in (2, 3, 4, 7)]
+    assert [p.split(": ", 1)[0] for p in problems] == [f"{source}:{n}" for n in (2, 3, 4, 7, 8)]
     assert "id 'shoe' is already used on line 1" in problems[0] and "nests too deeply" in problems[1]
     assert "not UTF-8" in problems[2] and "needs its candidates" in problems[3]
+    assert (
+        problems[4]
+        == f"{source}:8: response (\\ud83d at character 7) holds half a character (a lone surrogate), not text"
+    )
     scored = {row["id"]: row for row in json.loads(done.stdout)}
     assert set(scored) == {"shoe", "pack", "chat"}
     assert scored["shoe"]["metrics"]["ctr"] == 0.0 and scored["pack"]["metrics"]["ctr"] == 100.0
@@ -392,5 +397,5 @@ def test_gem_score_scores_search_lines_by_label_and_locates_every_line_it_cannot
     assert scored["chat"]["metrics"]["accuracy"] == 0.0 and scored["pack"]["metrics"]["accuracy"] == 90.0
     (report,) = (tmp_path / "r").rglob("gem_scores.json")
     document = json.loads(report.read_text())
-    assert document["rules"] == {"judge_rule": "paper", "ad_flow": "exp"} and len(document["problems"]) == 4
+    assert document["rules"] == {"judge_rule": "paper", "ad_flow": "exp"} and len(document["problems"]) == 5
     assert document["means"]["ctr"] == 50.0

@@ -290,6 +290,15 @@ def _empty_first_query(path: Path) -> None:
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
+def _folder_instead(path: Path) -> None:
+    path.unlink()
+    path.mkdir()
+
+
+def _reencode(path: Path, encoding: str) -> None:
+    path.write_bytes(path.read_text(encoding="utf-8").encode(encoding))
+
+
 def _edit_products(copy: Path, edit) -> None:
     products = copy / "adchat_products" / "products.json"
     data = json.loads(products.read_text())
@@ -307,7 +316,31 @@ def _edit_products(copy: Path, edit) -> None:
             lambda d: (d / "ca_prod" / "queries.tsv").write_bytes(
                 (d / "ca_prod" / "queries.tsv").read_bytes().replace(b"\n", b"\n\xff", 1)
             ),
-            "queries.tsv: not UTF-8 (byte 0xff",
+            "ca_prod/queries.tsv:2: not UTF-8 (byte 0xff at byte offset",
+        ),
+        (lambda d: _folder_instead(d / "mt_human" / "prompts.json"), "mt_human/prompts.json: is a folder; expected a"),
+        (lambda d: _folder_instead(d / "ca_prod" / "queries.tsv"), "ca_prod/queries.tsv: is a folder; expected a file"),
+        (
+            lambda d: _folder_instead(d / "adchat_products" / "products.json"),
+            "adchat_products/products.json: is a folder; expected a file",
+        ),
+        (  # json.loads on bytes would decode UTF-16 silently
+            lambda d: _reencode(d / "adchat_products" / "topics.json", "utf-16"),
+            "adchat_products/topics.json:1: not UTF-8 text (a NUL byte at byte offset",
+        ),
+        (
+            lambda d: (d / "adchat_products" / "products.json").write_bytes(
+                b"\xff" + (d / "adchat_products" / "products.json").read_bytes()
+            ),
+            "adchat_products/products.json:1: not UTF-8 (byte 0xff at byte offset 0)",
+        ),
+        (  # a JSON escape for half of an emoji
+            lambda d: (d / "mt_human" / "prompts.json").write_text('["Paris \\ud83d", "ok"]'),
+            "mt_human/prompts.json: item 0 holds half a character (\\ud83d at character 7)",
+        ),
+        (
+            lambda d: _edit_products(d, lambda v: v["descs"].__setitem__(1, "Day passes \ud83d")),
+            "descs[1] holds half a character (\\ud83d at character 12)",
         ),
         (
             lambda d: _empty_first_query(d / "ca_prod" / "queries.tsv"),
@@ -332,3 +365,132 @@ def test_content_that_cannot_be_a_task_is_refused_with_its_place_even_when_modif
         text=True,
     )
     assert done.returncode == 2 and needle in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_byte_that_is_not_utf8_is_located_by_the_files_line_and_its_absolute_offset(tmp_path: Path) -> None:
+    """Far beyond the first block a text reader decodes at once (8 KiB): the offset is the file's own."""
+    copy = _writable_copy(REPO / "fixtures" / "gem" / "sample", tmp_path / "sample")
+    products = copy / "ca_prod" / "products.tsv"
+    raw = bytearray(products.read_bytes())
+    line_start = raw.index(b"\n", 30_000) + 1
+    at = raw.index(b"\t", line_start) + 1  # the first byte of that row's title
+    raw[at] = 0xFF
+    products.write_bytes(bytes(raw))
+    with pytest.raises(ImportError_) as caught:
+        import_gem_bench(copy, tmp_path / "out", expect="any")
+    line = raw.count(b"\n", 0, at) + 1
+    assert str(caught.value) == f"{products}:{line}: not UTF-8 (byte 0xff at byte offset {at})"
+
+
+def test_a_file_that_cannot_be_read_is_one_line_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Permission is denied to root by no mode bits, so the read itself is made to fail as the OS would."""
+    copy = _writable_copy(REPO / "fixtures" / "gem" / "sample", tmp_path / "sample")
+    denied = copy / "lm_market" / "categories.json"
+    read_bytes = Path.read_bytes
+
+    def refuse(path: Path) -> bytes:
+        if path == denied:
+            raise PermissionError(13, "Permission denied", str(path))
+        return read_bytes(path)
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    with pytest.raises(ImportError_) as caught:
+        import_gem_bench(copy, tmp_path / "out", expect="any")
+    assert str(caught.value) == f"{denied}: cannot be read (permission denied)"
+
+
+def test_the_command_names_the_authors_layout(tmp_path: Path) -> None:
+    from harness.benchmarks.gem.importer import AUTHORS_LAYOUT
+
+    sample = REPO / "fixtures" / "gem" / "sample"
+    dataset = tmp_path / "dataset"
+    for ours, theirs in AUTHORS_LAYOUT.items():
+        (dataset / theirs).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(sample / ours, dataset / theirs)
+    command = [sys.executable, "-m", "harness.cli", "import", "gem-bench", str(dataset), "--expect", "any"]
+    done = subprocess.run([*command, "--out", str(tmp_path / "o")], capture_output=True, text=True)
+    assert done.returncode == 0 and f"read {dataset} (the authors' layout):" in done.stdout, done.stderr
+
+
+@needs_release
+def test_a_changed_copy_imported_as_data_of_ones_own_lists_the_files_that_differ(tmp_path: Path) -> None:
+    copy = _writable_copy(RELEASE, tmp_path / "release")
+    _flip_first_label(copy / "ca_prod" / "final_balanced_dataset.tsv")
+    command = [sys.executable, "-m", "harness.cli", "import", "gem-bench", str(copy), "--expect", "any"]
+    done = subprocess.run([*command, "--out", str(tmp_path / "o")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    data = yaml.safe_load((tmp_path / "o" / "ca_prod.yaml").read_text())["defaults"]["data"]
+    assert data["status"] == "own" and data["release"] == "GEM-Bench 6540866"
+    assert data["modified"] == ["ca_prod/final_balanced_dataset.tsv"]
+    assert "a changed copy of GEM-Bench 6540866: 9 of its 10 files are the release's, these differ: " in done.stdout
+    assert "ca_prod/final_balanced_dataset.tsv" in done.stdout
+
+
+def _labels(path: Path) -> dict[str, dict[str, str]]:
+    from harness.benchmarks import get_benchmark
+
+    gem = get_benchmark("gem")
+    return {task.id: gem.labels(task) for task in tasks_of(path)}
+
+
+def _flip_first_task_label(path: Path) -> str:
+    """Flip the first relevance label of the first task in an imported ca_prod.yaml, as a hand edit would."""
+    document = yaml.safe_load(path.read_text())
+    task = document["tasks"][0]
+    task["ground_truth"]["labels"][0] = 1 - task["ground_truth"]["labels"][0]
+    path.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))
+    return str(task["id"])
+
+
+def test_a_task_edited_after_the_import_is_modified_the_others_keep_their_status(tmp_path: Path) -> None:
+    out = tmp_path / "own"
+    import_gem_bench(REPO / "fixtures" / "gem" / "sample", out, expect="any")
+    before = _labels(out / "ca_prod.yaml")
+    assert {(v["data_status"], "data_edited" in v) for v in before.values()} == {("own", False)}
+    edited = _flip_first_task_label(out / "ca_prod.yaml")
+    after = _labels(out / "ca_prod.yaml")
+    assert after[edited]["data_status"] == "modified" and after[edited]["data_edited"]
+    assert all(after[t] == before[t] for t in after if t != edited)
+    mt = out / "mt_human.yaml"  # a prompt edited by hand (comments and layout are not content)
+    mt.write_text(mt.read_text().replace("# mt_human", "# a comment\n# mt_human", 1))
+    assert {v["data_status"] for v in _labels(mt).values()} == {"own"}
+    document = yaml.safe_load(mt.read_text())
+    document["tasks"][1]["inputs"]["query"] += " Answer in French."
+    mt.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))
+    assert [t for t, v in _labels(mt).items() if v["data_status"] == "modified"] == [document["tasks"][1]["id"]]
+
+
+@needs_release
+def test_the_official_task_files_verify_against_the_shipped_hashes(imported: tuple[Path, dict[str, int]]) -> None:
+    from harness.benchmarks.gem.provenance import OFFICIAL_AD_DATABASE_DIGEST, OFFICIAL_TASKS_SHA256, tasks_hash
+
+    out, _ = imported
+    for name in ("mt_human", "lm_market", "ca_prod"):
+        data = yaml.safe_load((out / f"{name}.yaml").read_text())["defaults"]["data"]
+        assert tasks_hash(data["tasks"]) == OFFICIAL_TASKS_SHA256[name], name  # the constants are the importer's
+        assert data.get("ad_database_digest", OFFICIAL_AD_DATABASE_DIGEST) == OFFICIAL_AD_DATABASE_DIGEST
+        assert {v["data_status"] for v in _labels(out / f"{name}.yaml").values()} == {"official"}, name
+
+
+@needs_release
+def test_an_official_task_file_edited_by_hand_is_no_longer_official(tmp_path: Path) -> None:
+    from harness.benchmarks.gem.provenance import OFFICIAL_DATA_SHA256
+
+    out = tmp_path / "official"
+    import_gem_bench(RELEASE, out)
+    edited = _flip_first_task_label(out / "ca_prod.yaml")  # the audit's case: a label flipped in the YAML
+    labels = _labels(out / "ca_prod.yaml")
+    assert labels[edited]["data_status"] == "modified" and "data_edited" in labels[edited]
+    assert sum(v["data_status"] == "official" for v in labels.values()) == 119
+    # a copy imported with --allow-modified, its status then edited back to official (and its hash too)
+    copy = _writable_copy(RELEASE, tmp_path / "release")
+    _flip_first_label(copy / "ca_prod" / "final_balanced_dataset.tsv")
+    import_gem_bench(copy, tmp_path / "modified", allow_modified=True)
+    forged = tmp_path / "modified" / "ca_prod.yaml"
+    document = yaml.safe_load(forged.read_text())
+    for claim in ({"status": "official"}, {"status": "official", "sha256": OFFICIAL_DATA_SHA256, "modified": []}):
+        document["defaults"]["data"].update(claim)
+        forged.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))
+        labels = _labels(forged)
+        assert {v["data_status"] for v in labels.values()} == {"modified"}, claim
+        assert OFFICIAL_DATA_SHA256 not in {v["data_sha256"] for v in labels.values()}, claim

@@ -253,6 +253,11 @@ def test_the_ad_flow_variant_is_chosen_and_the_other_kept(runs: dict[str, Any]) 
         assert low["metrics"]["response_flow"] == exp["metrics"]["response_flow"]
     assert fixed.run["run"]["benchmarks"]["gem"]["ad_flow"]["variant"] == "exp"
     assert authors.run["run"]["benchmarks"]["gem"]["ad_flow"]["other_variant"] == "exp"
+    for out in (fixed, authors):  # the items without a qualifying ad, 0.0 under both, are counted
+        zeros = [r for r in out.results.values() if r["metrics"].get("ad_flow") == 0.0]
+        assert all(r["details"]["rules"]["ad_flow_other"] == 0.0 for r in zeros)
+        record = out.run["run"]["benchmarks"]["gem"]["ad_flow"]
+        assert record["zero_items"] == len(zeros) and f"{len(zeros)} of them 0.0 under both" in out.stdout
 
 
 def test_markdown_answers_get_the_ad_on_its_own_line(runs: dict[str, Any]) -> None:
@@ -337,6 +342,32 @@ def compare(project: Project, base: Path, new: Path) -> str:
     )
     assert done.returncode in (0, 1), done.stderr
     return done.stdout
+
+
+def test_a_task_file_edited_after_the_import_is_marked_modified_and_the_gate_says_so(
+    project: Project, stub: StubProcess
+) -> None:
+    gem_project(project)
+    chosen = ["-k", "ca_prod-49 and gi-r"]
+    before = project.pytest("evals/gem", *stub_args(stub), *chosen)
+    baseline = before.report_dir / before.run["run"]["run_id"] / "results.json"
+    (original,) = before.run["run"]["benchmarks"]["gem"]["data"]
+    assert original["status"] == "own" and "edited" not in original
+    path = project.root / "evals" / "gem" / "sample" / "ca_prod.yaml"
+    document = yaml.safe_load(path.read_text())
+    task = next(t for t in document["tasks"] if t["id"] == "ca_prod-49")
+    task["ground_truth"]["labels"][0] = 1 - task["ground_truth"]["labels"][0]  # a relevance label flipped by hand
+    path.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))
+    after = project.pytest(
+        "evals/gem", *stub_args(stub), *chosen, "--baseline", str(baseline), "--fail-on-regression", "50"
+    )
+    (entry,) = after.run["run"]["benchmarks"]["gem"]["data"]
+    assert entry["status"] == "modified" and entry["edited"] == ["ca_prod-49"] and entry["sha256"] != original["sha256"]
+    assert (
+        "ca_prod: MODIFIED, 1 task(s) edited since `harness import gem-bench` wrote them (ca_prod-49;" in after.stdout
+    )
+    assert f"note: different data (gem; gem-sample/ca_prod: own {original['sha256'][:12]}" in after.stdout
+    assert "Compared across different setups: different data" in after.stdout
 
 
 RELEASE = GEM_RELEASE

@@ -38,6 +38,7 @@ from harness.benchmarks.gem.data import (
 from harness.benchmarks.gem.evaluate import evaluate_output, failure_metrics
 from harness.benchmarks.gem.judges import BY_NAME, JUDGE_RULES, JUDGED_METRICS
 from harness.benchmarks.gem.metrics import AD_FLOW_VARIANTS
+from harness.benchmarks.gem.provenance import verify_task
 from harness.benchmarks.gem.record import run_record
 from harness.benchmarks.gem.solutions import BUILTIN_ORDER, get_solution, parse_solution_option
 from harness.errors import SystemFailure
@@ -105,13 +106,10 @@ def check_solution_option(value: str | None, root: Path) -> None:
 
 
 def labels(task: Any) -> dict[str, str]:
-    """The data set, and (for task files the importer wrote) the data's hash and status, which the run's
-    record in results.json gathers."""
-    found = {"dataset": task.inputs.dataset}
-    data = getattr(task, "data", None)
-    if data is not None:
-        found.update({"data_sha256": data.sha256, "data_status": data.status})
-    return found
+    """The data set, and (for task files the importer wrote) the data's hash and status, checked against
+    the task's content (provenance.verify_task: an edited task is modified), which the run's record in
+    results.json gathers."""
+    return {"dataset": task.inputs.dataset, **verify_task(task)}
 
 
 @lru_cache(maxsize=32)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -17,6 +18,48 @@ from pydantic import BaseModel, Field, model_validator
 from harness.task_model import STRICT
 
 DATASET_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class TextFileError(ValueError):
+    """A data file that cannot be read as UTF-8 text; the message names the file (and the line and byte)."""
+
+
+def read_utf8(path: Path, missing: str = "missing") -> str:
+    """The file's text. Anything else is one line naming the file: missing, a folder, unreadable, or not
+    UTF-8 (with the line and the absolute byte offset of the first bad byte). NUL bytes are refused too:
+    UTF-16 and UTF-32 text holds them and would otherwise pass as odd UTF-8 (json.loads on bytes even
+    decodes UTF-16 silently)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise TextFileError(f"{path}: {missing}") from None
+    except IsADirectoryError:
+        raise TextFileError(f"{path}: is a folder; expected a file") from None
+    except PermissionError:
+        raise TextFileError(f"{path}: cannot be read (permission denied)") from None
+    except OSError as exc:
+        raise TextFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if (nul := raw.find(b"\0")) >= 0:
+        line = raw.count(b"\n", 0, nul) + 1
+        raise TextFileError(
+            f"{path}:{line}: not UTF-8 text (a NUL byte at byte offset {nul}, as in UTF-16 or UTF-32 text)"
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise TextFileError(
+            f"{path}:{line}: not UTF-8 (byte 0x{raw[exc.start]:02x} at byte offset {exc.start})"
+        ) from None
+
+
+def lone_surrogate(text: str) -> str | None:
+    """Where `text` holds half a character (a lone UTF-16 surrogate, which JSON's \\ud83d escapes can
+    produce): "\\ud83d at character 6", or None. Such text cannot be written as UTF-8, so it is refused
+    where a file is read, naming the place, rather than failing later in a cache key or a report."""
+    match = _SURROGATE.search(text)
+    return None if match is None else f"\\u{ord(match.group()):04x} at character {match.start() + 1}"
 
 
 class Candidate(BaseModel):
@@ -76,6 +119,11 @@ class GemData(BaseModel):
     ad_database_digest: str | None = Field(
         default=None, description="Chatbot: the imported ad database's digest (a later edit is refused)."
     )
+    tasks: dict[str, str] = Field(
+        default_factory=dict,
+        description="Each task's content hash as the importer wrote it (id -> 16 hex digits of SHA-256 over its id, "
+        "inputs and labels); a run hashes every task again, and an edited task marks its data set modified.",
+    )
 
 
 class GemScoring(BaseModel):
@@ -117,31 +165,59 @@ class AdDatabase:
         return [ad for key in self.ads for ad in self.ads[key]]
 
 
+def surrogate_in(value: Any, where: str = "") -> str | None:
+    """The first place in a parsed JSON value (keys included) holding half a character, as "field.path
+    (\\ud83d at character 7)", or None."""
+    if isinstance(value, str):
+        place = lone_surrogate(value)
+        return None if place is None else f"{where or 'the value'} ({place})"
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        at = f"{where}.{key}" if where else str(key)
+        if isinstance(key, str) and (place := lone_surrogate(key)) is not None:
+            return f"the key {at!r} ({place})"
+        if (found := surrogate_in(item, at)) is not None:
+            return found
+    return None
+
+
 class AdDatabaseError(ValueError):
     """An ad database that does not match the schema; the message names the file and what was expected."""
+
+
+def _json_file(path: Path) -> tuple[bytes, Any]:
+    """The file's bytes and its JSON value, or one line naming the file."""
+    try:
+        text = read_utf8(path, "no such file (an ad database is products.json + topics.json)")
+    except TextFileError as exc:
+        raise AdDatabaseError(str(exc)) from None
+    try:
+        return text.encode("utf-8"), json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise AdDatabaseError(f"{path}: not valid JSON ({exc})") from None
+
+
+def _no_surrogate(path: Path, where: str, text: str) -> None:
+    if (place := lone_surrogate(text)) is not None:
+        raise AdDatabaseError(f"{path}: {where} holds half a character ({place}); expected text")
 
 
 def load_ad_database(folder: Path) -> AdDatabase:
     """Read products.json and topics.json (the GEM-Bench release's schema), checking them as we go."""
     products_path, topics_path = folder / "products.json", folder / "topics.json"
-    try:
-        products_raw = products_path.read_bytes()
-        topics_raw = topics_path.read_bytes()
-        products = json.loads(products_raw)
-        topics = json.loads(topics_raw)
-    except FileNotFoundError as exc:
-        raise AdDatabaseError(f"{exc.filename}: no such file (an ad database is products.json + topics.json)") from exc
-    except UnicodeDecodeError as exc:
-        raise AdDatabaseError(f"{folder}: products.json or topics.json is not UTF-8 ({exc})") from exc
-    except (ValueError, RecursionError) as exc:
-        raise AdDatabaseError(f"{folder}: not valid JSON ({exc})") from exc
+    products_raw, products = _json_file(products_path)
+    topics_raw, topics = _json_file(topics_path)
     if not isinstance(topics, dict) or not all(isinstance(v, dict) for v in topics.values()):
         raise AdDatabaseError(f"{topics_path}: expected an object of topic -> {{sub-topic: {{}}}}")
     if not isinstance(products, dict):
         raise AdDatabaseError(f"{products_path}: expected an object of topic -> {{names, urls, descs}}")
+    for top, subs in topics.items():
+        for key in (top, *subs):
+            _no_surrogate(topics_path, f"the topic {key!r}", key)
     tree = {str(top): tuple(str(s) for s in subs) for top, subs in topics.items()}
     ads: dict[str, tuple[Ad, ...]] = {}
     for key, value in products.items():
+        _no_surrogate(products_path, f"the key {key!r}", key)
         if value == {}:
             ads[key] = ()
             continue
@@ -160,12 +236,17 @@ def load_ad_database(folder: Path) -> AdDatabase:
                     raise AdDatabaseError(
                         f"{products_path}: {key!r} {field_name}[{index}] must be {what}, got {json.dumps(item)[:60]}"
                     )
+                _no_surrogate(products_path, f"{key!r} {field_name}[{index}]", item)
         ads[key] = tuple(Ad(n, u, d, key) for n, u, d in zip(names, urls, descs, strict=True))
     missing = [s for subs in tree.values() for s in subs if s not in ads]
     if missing:
         raise AdDatabaseError(f"{products_path}: sub-topics of topics.json with no entry: {missing[:5]}")
-    digest = hashlib.sha256(products_raw + b"\0" + topics_raw).hexdigest()[:16]
-    return AdDatabase(folder=folder, topics=tree, ads=ads, digest=digest)
+    return AdDatabase(folder=folder, topics=tree, ads=ads, digest=ad_database_digest(products_raw, topics_raw))
+
+
+def ad_database_digest(products_raw: bytes, topics_raw: bytes) -> str:
+    """The ad database's digest: the first 16 hex digits of SHA-256 over both files' bytes."""
+    return hashlib.sha256(products_raw + b"\0" + topics_raw).hexdigest()[:16]
 
 
 def candidates_as_products(candidates: tuple[Candidate, ...]) -> list[Ad]:

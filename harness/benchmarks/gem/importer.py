@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import shutil
 from collections import defaultdict
@@ -29,23 +30,17 @@ from typing import Any
 
 import yaml
 
-from harness.benchmarks.gem.data import AdDatabaseError, load_ad_database
+from harness.benchmarks.gem.data import (
+    AdDatabaseError,
+    GemInputs,
+    GemTruth,
+    TextFileError,
+    load_ad_database,
+    lone_surrogate,
+    read_utf8,
+)
+from harness.benchmarks.gem.provenance import OFFICIAL_SHA256, RELEASE, data_hash, task_digest
 
-RELEASE = "GEM-Bench 6540866"  # github.com/Generative-Engine-Marketing/GEM-Bench at 6540866af157 (2025-10-02)
-# SHA-256 of every data file of that release, computed by this project from the release (the byte-exact
-# copies in the workspace's shared/data/gem-bench/, each checked against the upstream git blob).
-OFFICIAL_SHA256 = {
-    "mt_human/prompts.json": "c76ae7cc786958668dce16dd0bf02eb826e5700faaefcd2db40f1d5b9a04b04f",
-    "mt_human/categories.json": "7dde925a548dc4fc0bf7f33417c9341ebb7c45e19e0d05981c733bd20633c3b2",
-    "lm_market/prompts.json": "7d831a847f8531c3ad947d95f6067aa28a186905899180424e0a7a019b019c12",
-    "lm_market/categories.json": "44ae8d79190e5cbc627e3017956ce2a9b5ae16d7e6f7458982475636ec446b62",
-    "adchat_products/products.json": "d688ce3b5169f6402af4a948e846a45a4c557fafa83971c6c043b60cac74bb9c",
-    "adchat_products/topics.json": "86f0c0176cff523305d2cfc472cb4e9f68426ca4de02f7ca93824a7a35629bf9",
-    "ca_prod/queries.tsv": "10af5bf63fad49f153ee3f599ceeb195e303a8da9cab06b853309227581a0ef8",
-    "ca_prod/products.tsv": "63a37533481812c6fff7d646cc04ba93f52e66f1237c4e0f9c7deabac3dc7ad9",
-    "ca_prod/cluster_labels.tsv": "cc8082f3e4466fc5fe2af47a0cbb7b28e1a7274f4f04fec9fb6ce866eadc8085",
-    "ca_prod/final_balanced_dataset.tsv": "0160edab8a2b5ed1489a948d1761f205c89432c932c362ffc6395bc530a66ff0",
-}
 # Where each file is in the authors' repository, under GemBench/benchmarking/dataset/.
 AUTHORS_LAYOUT = {
     "mt_human": "MT_Human",
@@ -136,22 +131,18 @@ def file_hashes(release: Release) -> dict[str, str]:
     return hashes
 
 
-def data_hash(hashes: dict[str, str]) -> str:
-    """One hash for the whole data: SHA-256 over "name  sha256" lines, by name."""
-    lines = "".join(f"{name}  {hashes[name]}\n" for name in sorted(hashes))
-    return hashlib.sha256(lines.encode()).hexdigest()
-
-
 def verify(release: Release, hashes: dict[str, str], expect: str, allow_modified: bool) -> dict[str, Any]:
     """The data record: official (every file is the release's), own (--expect any, not the release), or
     modified (--allow-modified on a copy that differs). A copy that differs is refused otherwise, naming
-    the first file that differs."""
+    the first file that differs. Data of one's own that shares files with the release records the release
+    and lists the files that differ from it."""
     differ = [name for name, digest in OFFICIAL_SHA256.items() if hashes.get(name) != digest]
     record: dict[str, Any] = {"release": RELEASE, "status": "official", "sha256": data_hash(hashes), "modified": []}
     if not differ:
         return record
     if expect != "official":
-        return {**record, "release": None, "status": "own"}
+        shares = len(differ) < len(OFFICIAL_SHA256)  # some files are the release's own: a changed copy of it
+        return {**record, "release": RELEASE if shares else None, "status": "own", "modified": differ if shares else []}
     if not allow_modified:
         first = differ[0]
         more = f" (and {len(differ) - 1} more: {', '.join(differ[1:4])}{'...' if len(differ) > 4 else ''})"
@@ -164,17 +155,35 @@ def verify(release: Release, hashes: dict[str, str], expect: str, allow_modified
     return {**record, "status": "modified", "modified": differ}
 
 
-def _utf8(path: Path, exc: UnicodeDecodeError) -> ImportError_:
-    return ImportError_(f"{path}: not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})")
+def describe(data: dict[str, Any]) -> str:
+    """What the importer found, in one line (the command prints it)."""
+    if data["status"] == "official":
+        return f"the official {data['release']} release, every file verified by SHA-256"
+    if data["status"] == "modified":
+        return (
+            f"a MODIFIED copy of {data['release']} ({', '.join(data['modified'])} differ); every run on it is "
+            "marked modified"
+        )
+    if data.get("release"):
+        kept = len(OFFICIAL_SHA256) - len(data["modified"])
+        return (
+            f"data of your own, a changed copy of {data['release']}: {kept} of its {len(OFFICIAL_SHA256)} files "
+            f"are the release's, these differ: {', '.join(data['modified'])}"
+        )
+    return "not the GEM-Bench release: data of your own"
+
+
+def _text(path: Path, missing: str = "missing") -> str:
+    try:
+        return read_utf8(path, missing)
+    except TextFileError as exc:
+        raise ImportError_(str(exc)) from None
 
 
 def _json_list(path: Path) -> list[str]:
+    text = _text(path, "missing (expected a JSON list of strings)")
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise ImportError_(f"{path}: missing (expected a JSON list of strings)") from exc
-    except UnicodeDecodeError as exc:
-        raise _utf8(path, exc) from None
+        value = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise ImportError_(f"{path}: not valid JSON ({exc})") from None
     if not isinstance(value, list):
@@ -182,19 +191,17 @@ def _json_list(path: Path) -> list[str]:
     for index, item in enumerate(value):
         if not isinstance(item, str) or not item.strip():
             raise ImportError_(f"{path}: item {index} must be a non-empty string, got {json.dumps(item)[:60]}")
+        if (place := lone_surrogate(item)) is not None:
+            raise ImportError_(f"{path}: item {index} holds half a character ({place}); expected text")
     return value
 
 
 def _tsv(path: Path) -> list[dict[str, str]]:
+    text = _text(path)
     try:
-        with path.open(encoding="utf-8", newline="") as handle:
-            reader = csv.DictReader(handle, delimiter="\t")  # standard CSV quoting, as the release needs
-            rows = list(reader)
-            header = reader.fieldnames or []
-    except FileNotFoundError as exc:
-        raise ImportError_(f"{path}: missing") from exc
-    except UnicodeDecodeError as exc:
-        raise _utf8(path, exc) from None
+        reader = csv.DictReader(io.StringIO(text, newline=""), delimiter="\t")  # standard CSV quoting
+        rows = list(reader)
+        header = reader.fieldnames or []
     except csv.Error as exc:
         raise ImportError_(f"{path}: not a readable TSV ({exc})") from None
     expected = TSV_COLUMNS[path.name]
@@ -386,13 +393,14 @@ def import_gem_bench(
             {"id": f"{name}-{i + 1:03d}", "inputs": {"query": prompt, "category": category}}
             for i, (prompt, category) in enumerate(rows)
         ]
+        shared = {"dataset": name, "scenario": "chatbot", "ad_database": str(ads_path)}
         header = {
             "suite": suite,
             "defaults": {
                 "kind": "gem",
                 "version": 1,
-                "data": result.data,
-                "inputs": {"dataset": name, "scenario": "chatbot", "ad_database": str(ads_path)},
+                "data": {**result.data, "tasks": _digests(tasks, shared)},
+                "inputs": shared,
                 "metadata": {"mode": "static", "source": f"{origin}{name}/prompts.json"},
             },
         }
@@ -407,13 +415,15 @@ def import_gem_bench(
         }
         for t in search
     ]
+    shared = {"dataset": "ca_prod", "scenario": "search"}
+    data = {k: v for k, v in result.data.items() if k != "ad_database_digest"}
     header = {
         "suite": suite,
         "defaults": {
             "kind": "gem",
             "version": 1,
-            "data": {k: v for k, v in result.data.items() if k != "ad_database_digest"},
-            "inputs": {"dataset": "ca_prod", "scenario": "search"},
+            "data": {**data, "tasks": _digests(tasks, shared)},
+            "inputs": shared,
             "metadata": {"mode": "static", "source": f"{origin}ca_prod/"},
         },
     }
@@ -421,6 +431,18 @@ def import_gem_bench(
     _write_suite(path, header, tasks, "ca_prod: written by `harness import gem-bench`; do not edit by hand.")
     result.files.append(path)
     return result
+
+
+def _digests(tasks: list[dict[str, Any]], shared: dict[str, Any]) -> dict[str, str]:
+    """Each task's content hash, from the models a run validates it with (so a run can check it again)."""
+    return {
+        task["id"]: task_digest(
+            task["id"],
+            GemInputs.model_validate({**shared, **task["inputs"]}),
+            GemTruth.model_validate(task.get("ground_truth") or {}),
+        )
+        for task in tasks
+    }
 
 
 def _relative(target: Path, start: Path) -> str:

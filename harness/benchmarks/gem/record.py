@@ -3,16 +3,19 @@ the data's hash and status, and how many items each rule affected.
 
     rules                  judge rule (code | paper), ad flow (exp | min), reproduction (fixed | authors)
     data[]                 per suite and data set: the data's SHA-256 and status (official, modified, own, or
-                           unrecorded for task files `harness import gem-bench` did not write)
+                           unrecorded for task files `harness import gem-bench` did not write), and the
+                           tasks edited since the import (`edited`)
     reproduce              items where the fixed and the authors' behaviour differ (per rule, docs/gem-bench.md)
     judge_rules            verdicts, and those where the paper's rule and the code's rule give other scores
-    ad_flow                AF under the chosen and the other variant, over the same items
+    ad_flow                AF under the chosen and the other variant, over the same items, and how many of
+                           them score 0.0 under both
     header                 the lines the report shows
     compare                what `harness compare` and the gate check between two runs
 """
 
 from __future__ import annotations
 
+import hashlib
 import statistics
 from collections import Counter
 from typing import Any
@@ -34,31 +37,53 @@ def _solution_details(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def _data(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    found: dict[tuple[str, str], dict[str, Any]] = {}
+    """Per suite and data set: the data's hash and status, as the items' labels say (provenance.verify_task).
+    Tasks edited since the import make their data set modified, with a hash over the recorded one and the
+    edited tasks' content, and are listed (`edited`)."""
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
     for result in results:
         labels = result.get("labels") or {}
         key = (str(result.get("suite") or ""), str(labels.get("dataset") or ""))
-        entry = {
-            "suite": key[0],
-            "dataset": key[1],
-            "sha256": labels.get("data_sha256"),
-            "status": labels.get("data_status") or "unrecorded",
-        }
-        previous = found.setdefault(key, entry)
-        if previous != entry:  # two task files of one suite and data set from different data
-            previous["status"] = "mixed"
-    return [found[k] for k in sorted(found)]
+        group = groups.setdefault(key, {"hashes": [], "statuses": set(), "edited": {}})
+        if labels.get("data_sha256") not in group["hashes"]:
+            group["hashes"].append(labels.get("data_sha256"))
+        group["statuses"].add(labels.get("data_status") or "unrecorded")
+        if labels.get("data_edited"):
+            group["edited"][str(result.get("task_id"))] = str(labels["data_edited"])
+    found = []
+    for key in sorted(groups):
+        group = groups[key]
+        statuses = group["statuses"]
+        if len(group["hashes"]) > 1 or len(statuses - {"modified"}) > 1:
+            status = "mixed"  # two task files of one suite and data set from different data
+        else:
+            status = "modified" if "modified" in statuses else next(iter(statuses))
+        entry: dict[str, Any] = {"suite": key[0], "dataset": key[1], "sha256": group["hashes"][0], "status": status}
+        if group["edited"]:
+            edits = "".join(f"{task} {digest}\n" for task, digest in sorted(group["edited"].items()))
+            entry["sha256"] = hashlib.sha256(f"{entry['sha256']}\n{edits}".encode()).hexdigest()
+            entry["edited"] = sorted(group["edited"])
+        found.append(entry)
+    return found
 
 
 def _data_line(data: list[dict[str, Any]]) -> str:
-    groups: dict[tuple[str, str | None], list[str]] = {}
+    groups: dict[tuple[str, str | None, tuple[str, ...]], list[str]] = {}
     for entry in data:
-        groups.setdefault((entry["status"], entry["sha256"]), []).append(entry["dataset"])
+        groups.setdefault((entry["status"], entry["sha256"], tuple(entry.get("edited") or ())), []).append(
+            entry["dataset"]
+        )
     parts = []
-    for (status, digest), datasets in groups.items():
+    for (status, digest, edited), datasets in groups.items():
         short = f"sha256 {digest[:16]}..." if digest else "no hash"
         names = ", ".join(datasets)
-        if status == "official":
+        if edited:
+            shown = ", ".join(edited[:5]) + (f" and {len(edited) - 5} more" if len(edited) > 5 else "")
+            parts.append(
+                f"{names}: MODIFIED, {len(edited)} task(s) edited since `harness import gem-bench` wrote them "
+                f"({shown}; {short}); not the data the import verified, not comparable with the paper"
+            )
+        elif status == "official":
             parts.append(f"{names}: the official GEM-Bench release, verified by content ({short})")
         elif status == "modified":
             parts.append(f"{names}: a MODIFIED copy of the GEM-Bench release ({short}); not comparable with the paper")
@@ -67,7 +92,10 @@ def _data_line(data: list[dict[str, Any]]) -> str:
         elif status == "mixed":
             parts.append(f"{names}: task files from different data in one suite")
         else:
-            parts.append(f"{names}: data not verified (task files not written by `harness import gem-bench`)")
+            parts.append(
+                f"{names}: data not verified (task files that `harness import gem-bench` did not write, or wrote "
+                "before it recorded each task's hash: import the data again)"
+            )
     return "GEM-Bench data: " + "; ".join(parts) + "."
 
 
@@ -102,6 +130,9 @@ def run_record(results: list[dict[str, Any]], options: dict[str, Any]) -> dict[s
         "mean": statistics.fmean(p[0] for p in pairs) if pairs else None,
         "other_variant": other,
         "other_mean": statistics.fmean(p[1] for p in pairs) if pairs else None,
+        # items with an ad sentence but none that qualifies (first or last, or a neighbour similarity <= 0):
+        # 0.0 under both variants, so their share says how far the mean sits below its qualifying items'
+        "zero_items": sum(1 for p in pairs if p[0] == 0.0),
     }
 
     header = [
@@ -125,7 +156,8 @@ def run_record(results: list[dict[str, Any]], options: dict[str, Any]) -> dict[s
     if pairs:
         header.append(
             f"GEM-Bench ad flow: AF {ad_flow_record['mean']:.2f} ({ad_flow}); {ad_flow_record['other_mean']:.2f} under "
-            f"{other} over the same {len(pairs)} item(s)."
+            f"{other} over the same {len(pairs)} item(s), {ad_flow_record['zero_items']} of them 0.0 under both (an "
+            "ad sentence first or last, or beside a sentence of similarity <= 0)."
         )
     return {
         "rules": {"judge_rule": judge_rule, "ad_flow": ad_flow, "reproduce": reproduce},

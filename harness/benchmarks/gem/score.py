@@ -6,8 +6,9 @@ or null}, and for a search line its "candidates": [{"name", "desc", "url", "cate
 products it chose from with their relevance labels (CTR is 100 x the label of the chosen one, found by
 title, as the benchmark scores CA-Prod). The same splitter, embeddings (through the call cache) and metric
 functions as the benchmark; with --judge, the six judged metrics too, the query and the response inside
-data sections. A line that cannot be used (not UTF-8, not JSON, nested too deeply, not in this schema, an
-id already used) is reported as file:line and skipped; the other lines are scored.
+data sections. A line that cannot be used (not UTF-8, not JSON, nested too deeply, text holding half a
+character, not in this schema, an id already used) is reported as file:line and skipped; the other lines
+are scored.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from harness.benchmarks.gem.adllm import SolutionOutput
-from harness.benchmarks.gem.data import Candidate
+from harness.benchmarks.gem.data import Candidate, surrogate_in
 from harness.benchmarks.gem.evaluate import evaluate_output
 from harness.benchmarks.gem.judges import JUDGED_METRICS
 from harness.benchmarks.gem.metrics import METRIC_NAMES
@@ -87,7 +88,11 @@ def read_lines(path: Path) -> tuple[list[ResponseLine], list[str]]:
         if not text.strip():
             continue
         try:
-            line = ResponseLine.model_validate(json.loads(text))
+            value = json.loads(text)
+            if (place := surrogate_in(value)) is not None:
+                problems.append(f"{path}:{number}: {place} holds half a character (a lone surrogate), not text")
+                continue
+            line = ResponseLine.model_validate(value)
         except RecursionError:
             problems.append(f"{path}:{number}: the JSON nests too deeply to be a response line")
             continue
