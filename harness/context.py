@@ -188,7 +188,12 @@ class ItemContext:
         """The base model for code that is not a benchmark (a user's agent): cached, budgeted, recorded."""
         services = self.services
         return ModelHandle(
-            services.client, services.base, services.embedding, self.scope, services.embedding_dimensions
+            services.client,
+            services.base,
+            services.embedding,
+            self.scope,
+            services.embedding_dimensions,
+            settings=services.sut_settings,
         )
 
     async def solve(

@@ -2,6 +2,10 @@
 cache, budget, call records and `--cache-mode replay`, so an agent gated in CI gets cost figures and a
 zero-cost replay without changing how it is written.
 
+Its calls carry the run's settings for the system under test (`--temperature`, `--max-tokens`, `--seed`)
+as defaults; a setting the calling code passes itself wins for that call, as it does for an agent's calls
+through the gateway (the agent's own choice is part of the product under test).
+
 Async agents await `chat`/`complete`/`embed`; sync agents (run in threads of their own) call the `_sync`
 forms, which hand the call to the harness's event loop and wait for it. See examples/agent_with_handle.py.
 """
@@ -29,8 +33,10 @@ class ModelHandle:
         embedding: Endpoint,
         scope: CallScope,
         dimensions: int | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> None:
         self._client = client
+        self._settings = dict(settings or {})  # the run's --temperature, --max-tokens, --seed
         self._dimensions = dimensions
         self._base = base
         self._embedding = embedding
@@ -46,10 +52,12 @@ class ModelHandle:
         return self._base.model
 
     async def chat(self, messages: list[dict[str, Any]], **settings: Any) -> dict[str, Any]:
-        """One chat completion; `settings` are OpenAI generation settings (temperature, tools, ...).
-        Returns {content, tool_calls [{id, name, arguments}], finish_reason, input_tokens, output_tokens}."""
+        """One chat completion; `settings` are OpenAI generation settings (temperature, tools, ...), over the
+        run's own (a setting given here wins for this call). Returns {content, tool_calls [{id, name,
+        arguments}], finish_reason, input_tokens, output_tokens}."""
+        merged = {**self._settings, **settings}
         request = ChatRequest.build(
-            self._base.model, messages, api_base=self._base.api_base, key_env=self._base.key_env, **settings
+            self._base.model, messages, api_base=self._base.api_base, key_env=self._base.key_env, **merged
         )
         reply, _, _ = await self._client.chat(
             request,

@@ -284,6 +284,31 @@ def test_the_runs_settings_reach_every_solution_call(runs: dict[str, Any]) -> No
     assert settings("authors", "mt_human-001[gi-r]") == [{"temperature": 0.3, "seed": 7}]
 
 
+def test_a_function_solutions_model_handle_carries_the_runs_settings(project: Project, stub: StubProcess) -> None:
+    """The audit's case: a solution written as a function, whose `model` calls name no settings of their own,
+    gets --temperature, --max-tokens and --seed; a setting the function passes itself wins for that call."""
+    gem_project(project)
+    project.write("mine/__init__.py", "")
+    project.write(
+        "mine/solutions.py",
+        """
+        def plain(query, model):
+            answer = model.complete_sync(query)
+            model.complete_sync("Shorter, please: " + answer, temperature=0)
+            return {"answer": answer + " More.", "product": None}
+        """,
+    )
+    run = ["--solution", "mine.solutions:plain,gi-r", "-k", "mt_human-001"]
+    out = project.pytest(
+        "evals/gem", *stub_args(stub), *run, "--temperature", "0.3", "--seed", "7", "--max-tokens", "333"
+    )
+    assert {r["variant"] for r in out.results.values()} == {"plain", "gi-r"}, out.stdout[-2000:]
+    calls = explain(project, "evals/gem/sample/mt_human.yaml::mt_human-001[plain]")
+    settings = [c["key_parts"]["settings"] for c in calls if c["namespace"] == "sut"]
+    run_settings = {"temperature": 0.3, "seed": 7, "max_tokens": 333}
+    assert settings == [run_settings, {**run_settings, "temperature": 0}]
+
+
 def _modified_sample(project: Project, out: str) -> None:
     """The sample with one relevance label flipped, imported as data of one's own (another hash)."""
     from harness.benchmarks.gem.importer import import_gem_bench
