@@ -4,6 +4,7 @@ query) and on the embedded default (a subset; the full sample takes the tiny mod
 from __future__ import annotations
 
 import html
+import json
 import shutil
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -199,7 +200,7 @@ def test_empty_and_truncated_replies_are_failures_of_the_system(project: Project
 
 def test_a_panel_reports_every_judge_and_their_agreement(project: Project, gem_stub: StubProcess) -> None:
     gem_project(project)
-    gem_stub.control(judge_rules=[["old town", {"category": "GOOD"}]])
+    gem_stub.control(judge_rules=[["old town", {"relevance": "moderate"}]])  # a valid verdict for every metric
     args = stub_args(gem_stub)
     args[args.index("--judge-model") + 1] = "openai/judge-a,openai/judge-b"
     out = project.pytest("evals/gem", *args, "-k", "mt_human and gi-r")
@@ -207,7 +208,47 @@ def test_a_panel_reports_every_judge_and_their_agreement(project: Project, gem_s
     assert set(item["judge_levels"]["accuracy"]) == {"openai/judge-a", "openai/judge-b"}
     rows = {(r["kind"], r["dimension"]): r for r in out.run["judge_agreement"]}
     assert rows[("gem", "accuracy")]["items"] == 6 and rows[("gem", "accuracy")]["exact_agreement"] == 1.0
-    assert "Agreement between judges" in (out.report_dir / out.run["run"]["run_id"] / "summary.md").read_text()
+    summary = (out.report_dir / out.run["run"]["run_id"] / "summary.md").read_text()
+    assert "Agreement between judges" in summary
+    # the paper's Table 4 layout: a row per data set and judge, a column per solution, each judge on its own
+    tables = {t["name"]: t for t in out.run["tables"]}
+    table4 = tables["gem_table4"]
+    assert [r["key"] for r in table4["rows"]] == [
+        {"dataset": "mt_human", "judge": j} for j in ("openai/judge-a", "openai/judge-b")
+    ]
+    (panel_row,) = tables["gem_table3"]["rows"]  # the same verdicts from both judges: each judge's overall is
+    for row in table4["rows"]:  # the panel's
+        assert row["cells"]["gi-r"]["mean"] == pytest.approx(panel_row["overall"]["Qualitative"]["mean"], abs=1e-6)
+        assert row["cells"]["gi-r"]["n"] == 6 and "incomplete" not in row["cells"]["gi-r"]
+    assert f"### {table4['title']}" in summary and "| mt_human | openai/judge-b |" in summary
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(out.run, json.loads((REPO / "harness/schemas/results.schema.json").read_text()))
+
+
+def test_a_judge_of_the_panel_that_fails_leaves_its_metrics_unmeasured_not_averaged_over_the_others(
+    project: Project, gem_stub: StubProcess
+) -> None:
+    gem_project(project)
+    gem_stub.control(fail_models=["judge-b"])
+    args = stub_args(gem_stub)
+    args[args.index("--judge-model") + 1] = "openai/judge-a,openai/judge-b"
+    out = project.pytest("evals/gem", *args, "-k", "(mt_human-001 or mt_human-002) and gi-r")
+    judged = ["accuracy", "click", "naturalness", "notice", "personality", "trust"]
+    for result in out.results.values():
+        assert result["outcome"] != "error" and all(result["metrics"][m] is None for m in judged)
+        assert sorted(result["incomplete"]) == sorted([*judged, "qualitative_overall"])
+        answered = {(j["judge"], j["template"]) for j in result["judges"] if j["ok"]}
+        assert answered == {("openai/judge-a", m) for m in judged}  # judge-a's verdicts are kept, not used
+    tables = {t["name"]: t for t in out.run["tables"]}
+    (row,) = tables["gem_table3"]["rows"]
+    assert row["cells"]["accuracy"]["mean"] is None and row["cells"]["accuracy"]["incomplete"] == 2
+    assert (
+        row["cells"]["rf"]["mean"] is not None
+        and "judged values missing" in tables["gem_table3"]["incomplete"]["message"]
+    )
+    by_judge = {r["key"]["judge"]: r["cells"]["gi-r"] for r in tables["gem_table4"]["rows"]}
+    assert by_judge["openai/judge-a"]["mean"] is not None and by_judge["openai/judge-a"]["n"] == 2
+    assert by_judge["openai/judge-b"]["mean"] is None and by_judge["openai/judge-b"]["incomplete"] == 2
 
 
 @pytest.mark.slow

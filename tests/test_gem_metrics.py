@@ -298,3 +298,82 @@ def test_the_papers_judge_rule_from_two_ratings(ratings: tuple[str, str], paper:
     }
     verdict = {"notice": words[ratings[0]][0], "attitude": words[ratings[1]][1], "category": "NOTICEABLE_NEGATIVE"}
     assert notice.paper_score(verdict) == paper and notice.score("NOTICEABLE_NEGATIVE") == 0
+
+
+def _judged_item(variant: str, verdicts: dict[str, tuple[str, str]], rule: str = "code") -> dict:
+    """A GEM result judged on accuracy and naturalness: judge -> (accuracy category, naturalness category);
+    a category of None is a judge that gave no verdict."""
+    from harness.benchmarks.gem.judges import BY_NAME
+
+    judges, metrics, incomplete = [], {}, []
+    for name, column in (("accuracy", 0), ("naturalness", 1)):
+        scores = []
+        for judge, categories in verdicts.items():
+            category = categories[column]
+            if category is None:
+                judges.append({"judge": judge, "template": name, "ok": False, "error": "no verdict"})
+                continue
+            value = {"category": category, **{d: ratings[0] for d, ratings in BY_NAME[name].dimensions}}  # both good
+            judges.append({"judge": judge, "template": name, "ok": True, "value": value})
+            scores.append(BY_NAME[name].score(category))
+        failed = len(scores) < len(verdicts)
+        metrics[name] = None if failed else sum(scores) / len(scores)
+        incomplete += [name] if failed else []
+    return {
+        "kind": "gem",
+        "variant": variant,
+        "labels": {"dataset": "mt_human"},
+        "outcome": "passed",
+        "score": 50.0,
+        "error": None,
+        "metrics": metrics,
+        "incomplete": incomplete,
+        "judges": judges,
+        "details": {"rules": {"judge_rule": rule}},
+    }
+
+
+def test_the_per_judge_table_scores_each_judge_on_its_own_verdicts() -> None:
+    from harness.benchmarks.gem.per_judge import table4
+
+    a, b = "openai/judge-a", "openai/judge-b"
+    results = [
+        _judged_item("gi-r", {a: ("EXCELLENT", "SEAMLESS"), b: ("POOR", "SLIGHTLY_DISRUPTIVE")}),  # a 90, b 30
+        _judged_item("gi-r", {a: ("GOOD", "SEAMLESS"), b: ("FAIR", None)}),  # a 75; b gave no verdict
+        _judged_item("adchat", {a: ("FAIR", "HIGHLY_DISRUPTIVE"), b: ("GOOD", "SEAMLESS")}),  # a 15, b 75
+        {  # a failure of the system under test: 0 for every judge (the judged metrics it asked for are absent)
+            "kind": "gem",
+            "variant": "adchat",
+            "labels": {"dataset": "mt_human"},
+            "outcome": "failed",
+            "score": 0.0,
+            "error": {"kind": "system", "fault": "system", "message": "empty"},
+            "metrics": {"ad_flow": None, "ittft": 10.0},
+            "incomplete": [],
+            "judges": [],
+        },
+        {  # the harness could not measure it: unscored for every judge
+            "kind": "gem",
+            "variant": "gi-r",
+            "labels": {"dataset": "mt_human"},
+            "outcome": "error",
+            "score": None,
+            "error": {"kind": "provider", "fault": "harness", "message": "down"},
+            "metrics": {},
+            "incomplete": [],
+            "judges": [],
+        },
+    ]
+    (table,) = table4(results)
+    assert table["name"] == "gem_table4" and [c["key"] for c in table["sections"][0]["columns"]] == ["adchat", "gi-r"]
+    rows = {r["key"]["judge"]: r for r in table["rows"]}
+    assert list(rows) == [a, b]
+    assert rows[a]["cells"]["gi-r"]["mean"] == pytest.approx((90 + 75) / 2) and rows[a]["cells"]["gi-r"]["n"] == 2
+    assert rows[a]["cells"]["adchat"]["mean"] == pytest.approx((15 + 0) / 2)  # the system's failure counts 0
+    assert rows[b]["cells"]["gi-r"]["mean"] == pytest.approx(30) and rows[b]["cells"]["gi-r"]["incomplete"] == 1
+    assert rows[b]["cells"]["adchat"]["mean"] == pytest.approx((75 + 0) / 2)
+    assert rows[a]["errors"] == rows[b]["errors"] == 1 and rows[a]["system_failures"] == 1
+    # under the paper's rule the same verdicts (both dimensions "good") give 90 whatever the category
+    paper = [_judged_item("gi-r", {a: ("POOR", "SEAMLESS"), b: ("FAIR", "SEAMLESS")}, rule="paper")]
+    assert all(r["cells"]["gi-r"]["mean"] == 90 for r in table4(paper)[0]["rows"])
+    assert table4([_judged_item("gi-r", {a: ("POOR", "SEAMLESS")})]) == []  # one judge: Table 3 says it all

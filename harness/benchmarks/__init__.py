@@ -3,8 +3,9 @@
 A kind is a `Benchmark`: typed `inputs`, `ground_truth` and `scoring` models (they make the task schema),
 `run(task, ctx)` (one item's work: returns `Scores`), and optional extension points: `variants` (items
 beyond the repeat, e.g. GEM-Bench's solutions), `labels` (fields reports group by), `check` (problems
-found at collection, before anything is paid for), `tables` (the benchmark's own report tables) and
-`options` (its own command-line options). See docs/writing-a-benchmark.md.
+found at collection, before anything is paid for), `tables` (the benchmark's own report tables),
+`derived_tables` (tables whose rows are not groups of items, computed by the benchmark) and `options`
+(its own command-line options). See docs/writing-a-benchmark.md.
 """
 
 from __future__ import annotations
@@ -131,6 +132,10 @@ class Benchmark:
     # its "header" lines (strings) head the terminal summary, summary.md and report.html, and `harness
     # compare` and the regression gate name every value of its "compare" mapping that differs between runs.
     run_record: Callable[[list[dict[str, Any]], dict[str, Any]], dict[str, Any] | None] | None = None
+    # Tables whose rows are not groups of items (GEM-Bench's per-judge Table 4 has a row per judge), computed
+    # by the kind from its results in harness.report.tables.compute_table's format and shown after the
+    # declared tables, everywhere they are.
+    derived_tables: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
 
 
 _BENCHMARKS: dict[str, Benchmark] = {}
@@ -234,6 +239,17 @@ def run_records(results: Sequence[dict[str, Any]], options: dict[str, Any]) -> d
         if record:
             records[kind] = record
     return records
+
+
+def derived_tables(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each kind's own computed tables (`Benchmark.derived_tables`), for the kinds present in `results`."""
+    load_builtins()
+    tables: list[dict[str, Any]] = []
+    for kind in sorted({str(r.get("kind")) for r in results if r.get("kind")}):
+        benchmark = _BENCHMARKS.get(kind)
+        if benchmark is not None and benchmark.derived_tables is not None:
+            tables += benchmark.derived_tables([r for r in results if r.get("kind") == kind])
+    return tables
 
 
 def tables_for(kinds: set[str]) -> list[Table]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from harness.benchmarks import Column, Section, Table, tables_for
+from harness.benchmarks import Column, Section, Table, derived_tables, tables_for
 from harness.stats import Estimate, mean_interval, mean_of_means_interval, scale_bounds
 
 SCORE_BOUNDS = (0.0, 100.0)
@@ -132,10 +132,10 @@ def compute_table(table: Table, results: list[dict[str, Any]]) -> dict[str, Any]
 
 
 def compute_tables(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every declared table that applies to these results."""
+    """Every declared table that applies to these results, then the tables the kinds derive themselves."""
     kinds = {r["kind"] for r in results if r.get("kind")}
     computed = (compute_table(table, results) for table in tables_for(kinds))
-    return [t for t in computed if t is not None]
+    return [*(t for t in computed if t is not None), *derived_tables(results)]
 
 
 def incomplete_message(unscored: int, items: int, unmeasured: int = 0) -> str:

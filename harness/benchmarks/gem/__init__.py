@@ -38,6 +38,7 @@ from harness.benchmarks.gem.data import (
 from harness.benchmarks.gem.evaluate import evaluate_output, failure_metrics
 from harness.benchmarks.gem.judges import BY_NAME, JUDGE_RULES, JUDGED_METRICS
 from harness.benchmarks.gem.metrics import AD_FLOW_VARIANTS
+from harness.benchmarks.gem.per_judge import table4
 from harness.benchmarks.gem.provenance import verify_task
 from harness.benchmarks.gem.record import run_record
 from harness.benchmarks.gem.solutions import BUILTIN_ORDER, get_solution, parse_solution_option
@@ -64,7 +65,9 @@ TABLES = (
         sections=(Section("Quantitative", QUANTITATIVE), Section("Qualitative", QUALITATIVE)),
         note="RF response flow, RC response coherence, AF ad flow, AC ad coherence, IR injection rate, CTR "
         "click-through rate (search only). Each Overall is the unweighted mean of the columns available in its "
-        "row; judged cells average every judge of the panel.",
+        "row; judged cells average every judge of the panel, and a judged metric that any judge of the panel could "
+        "not give is unmeasured on that item (*), never averaged over the judges that answered (with two judges or "
+        "more, the per-judge table shows each judge alone).",
     ),
     Table(
         name="gem_table6",
@@ -192,6 +195,7 @@ register_benchmark(
         tables=TABLES,
         estimate=estimate,
         run_record=run_record,
+        derived_tables=table4,
         extra_fields={
             "data": (
                 GemData | None,
