@@ -3,13 +3,19 @@
     pytest evals/recruitment evals/marketing --agent harness.baselines.keyword:run
 
 What it answers, per kind, from the world's own `search` and `open` tools (so it sees what any agent sees):
-- people-to-info: the text of the top page for the person's name and known role;
-- info-to-people: the top page for the question, as the person found;
+- people-to-info: the text of the top page for the person's name, known role and known profile;
+- info-to-people: the top person page for the question, as the person found;
 - company mapping: for each kind of object asked for, the best-ranked pages of that kind (a company's
   about page, a team page, a school or a lab), as many as asked, under "Search Results";
 - influencer search: the best-ranked profiles on the brief's platforms, k of them.
 An open-web task (no tools) gets an empty answer. Ranking only: whatever a keyword match cannot tell apart
 (two people of one name, a creator with the right niche and the wrong audience) it gets wrong.
+
+`run` is one strategy among those a maintainer would try in an afternoon (`STRATEGIES`, each also an agent:
+`--agent harness.baselines.keyword:top5_terms`): name the top 1, 3 or 5 candidates (people-to-info: paste
+the top 1, 3 or 5 person pages; company mapping: 1, 3 or 5 times the quantity, which the cut reduces), with
+the task's own words as the query or only its key terms (people-to-info: the name and role; otherwise the
+capitalised names, places and numbers of the request). tests/test_baselines.py holds every one of them low.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -35,6 +42,29 @@ OBJECT_PAGES = {
 }
 
 
+@dataclass(frozen=True)
+class Strategy:
+    """How a keyword agent answers: how many candidates it puts forward, and what it searches with."""
+
+    name: str
+    candidates: int = 1
+    query: str = "words"  # "words": the task's own words; "terms": its key terms only
+
+
+STRATEGIES = {
+    s.name: s
+    for s in (
+        Strategy("top1_words", 1, "words"),
+        Strategy("top3_words", 3, "words"),
+        Strategy("top5_words", 5, "words"),
+        Strategy("top1_terms", 1, "terms"),
+        Strategy("top3_terms", 3, "terms"),
+        Strategy("top5_terms", 5, "terms"),
+    )
+}
+DEFAULT = STRATEGIES["top1_words"]
+
+
 def page_name(title: str) -> str:
     """The name a page is about: its title before ' - ', ' | ' or ' (@'."""
     return re.split(r" - | \| | \(@| — ", title, maxsplit=1)[0].strip()
@@ -45,29 +75,54 @@ def _queries(text: str, limit: int = 60) -> str:
     return " ".join(words[:limit])
 
 
-def people_to_info(inputs: dict[str, Any], search: Search, open_text: Open) -> str:
-    hits = search(_queries(f"{inputs['person']} {inputs['background']} {inputs.get('reference', '')}"), SEARCH_K)
-    return open_text(hits[0]["url"]) if hits else "Nothing found."
+def key_terms(text: str, limit: int = 30) -> str:
+    """The words a person would type: capitalised names, places and acronyms, and numbers (years); not the
+    capital that opens a sentence."""
+    kept = []
+    for match in re.finditer(r"[\w'&-]+", text):
+        word, before = match.group(0), text[: match.start()].rstrip()
+        opens = not before or before[-1] in ".!?:"
+        if word[:1].isdigit() or (len(word) > 1 and word.isupper()) or (word[:1].isupper() and not opens):
+            kept.append(word)
+    return " ".join(list(dict.fromkeys(kept))[:limit]) or _queries(text)
 
 
-def info_to_people(inputs: dict[str, Any], search: Search, open_text: Open) -> str:
-    hits = search(_queries(inputs["question"]), SEARCH_K)
-    people = [h for h in hits if "/in/" in h["url"]] or hits
+def _is_person(url: str) -> bool:
+    return "/in/" in url
+
+
+def people_to_info(inputs: dict[str, Any], search: Search, open_text: Open, strategy: Strategy = DEFAULT) -> str:
+    if strategy.query == "terms":
+        query = f"{inputs['person']} {inputs['background']}"
+    else:
+        query = f"{inputs['person']} {inputs['background']} {inputs.get('reference', '')}"
+    hits = [h for h in search(_queries(query), SEARCH_K) if _is_person(h["url"])][: strategy.candidates]
+    return "\n\n".join(open_text(h["url"]) for h in hits) if hits else "Nothing found."
+
+
+def info_to_people(inputs: dict[str, Any], search: Search, open_text: Open, strategy: Strategy = DEFAULT) -> str:
+    question = inputs["question"]
+    query = key_terms(question) if strategy.query == "terms" else _queries(question)
+    hits = search(query, SEARCH_K)
+    people = [h for h in hits if _is_person(h["url"])] or hits
     if not people:
         return "Nothing found."
-    top = people[0]
-    return f"{page_name(top['title'])} ({top['url']})"
+    return "\n".join(f"- {page_name(h['title'])} ({h['url']})" for h in people[: strategy.candidates])
 
 
-def company_mapping(inputs: dict[str, Any], search: Search, open_text: Open) -> str:
-    hits = search(_queries(inputs["job_description"], 80), SEARCH_K)
+def company_mapping(inputs: dict[str, Any], search: Search, open_text: Open, strategy: Strategy = DEFAULT) -> str:
+    description = inputs["job_description"]
+    text = key_terms(f"{description} {inputs.get('region') or ''}") if strategy.query == "terms" else description
+    hits = search(_queries(text, 80), SEARCH_K)
     lines = ["## Search Results"]
     for spec in inputs["objects"]:
-        kind, quantity = spec["kind"], int(spec["quantity"])
+        kind, quantity = spec["kind"], int(spec["quantity"]) * strategy.candidates
         test = next((t for stem, t in OBJECT_PAGES.items() if stem in kind.lower()), None)
         found = [h for h in hits if test is None or test(urlsplit(h["url"]))]
-        if len(found) < quantity:
-            extra = search(_queries(f"{kind} {inputs['job_description']}", 80), SEARCH_K)
+        for extra_query in (f"{kind} {text}", f"{kind} {inputs.get('region') or ''}"):
+            if len(found) >= quantity:
+                break
+            extra = search(_queries(extra_query, 80), SEARCH_K)
             found += [h for h in extra if (test is None or test(urlsplit(h["url"]))) and h not in found]
         names = list(dict.fromkeys(page_name(h["title"]) for h in found))[:quantity]
         lines.append(f"{kind}: {', '.join(names)}")
@@ -94,7 +149,7 @@ def influencer_search(inputs: dict[str, Any], search: Search, open_text: Open) -
     return json.dumps([{"name": page_name(h["title"]), "link": h["url"]} for h in picks])
 
 
-ANSWERS: dict[str, Callable[[dict[str, Any], Search, Open], str]] = {
+ANSWERS: dict[str, Callable[..., str]] = {
     "people_to_info": people_to_info,
     "info_to_people": info_to_people,
     "company_mapping": company_mapping,
@@ -102,34 +157,48 @@ ANSWERS: dict[str, Callable[[dict[str, Any], Search, Open], str]] = {
 }
 
 
-def answer(kind: str, inputs: dict[str, Any], search: Search, open_text: Open) -> str:
+def answer(kind: str, inputs: dict[str, Any], search: Search, open_text: Open, strategy: Strategy = DEFAULT) -> str:
     """The keyword answer for one task, given the world's search and open."""
     how = ANSWERS.get(kind)
-    return how(inputs, search, open_text) if how is not None else ""
+    if how is None:
+        return ""
+    return how(inputs, search, open_text) if kind == "influencer_search" else how(inputs, search, open_text, strategy)
 
 
-def run(prompt: str, tools: list[Any], task: dict[str, Any]) -> str:
-    """The agent: `--agent harness.baselines.keyword:run`."""
-    by_name = {tool.name: tool for tool in tools}
-    if "search" not in by_name or "open" not in by_name:
-        return "No search tool: nothing to answer from."
+def _agent(strategy: Strategy) -> Callable[[str, list[Any], dict[str, Any]], str]:
+    def run(prompt: str, tools: list[Any], task: dict[str, Any]) -> str:
+        by_name = {tool.name: tool for tool in tools}
+        if "search" not in by_name or "open" not in by_name:
+            return "No search tool: nothing to answer from."
 
-    def search(query: str, k: int) -> list[dict[str, Any]]:
-        hits = json.loads(by_name["search"].function(query=query, k=k))["results"]
-        for rank, hit in enumerate(hits):
-            hit.setdefault("score", float(len(hits) - rank))  # the tool returns rank order, not scores
-        return hits
+        def search(query: str, k: int) -> list[dict[str, Any]]:
+            hits = json.loads(by_name["search"].function(query=query, k=k))["results"]
+            for rank, hit in enumerate(hits):
+                hit.setdefault("score", float(len(hits) - rank))  # the tool returns rank order, not scores
+            return hits
 
-    def open_text(url: str) -> str:
-        parts, page = [], 1
-        while True:
-            opened = json.loads(by_name["open"].function(url=url, page=page))
-            if "text" not in opened:
-                break
-            parts.append(opened["text"])
-            if page >= int(opened.get("pages", 1)):
-                break
-            page += 1
-        return "\n".join(parts)
+        def open_text(url: str) -> str:
+            parts, page = [], 1
+            while True:
+                opened = json.loads(by_name["open"].function(url=url, page=page))
+                if "text" not in opened:
+                    break
+                parts.append(opened["text"])
+                if page >= int(opened.get("pages", 1)):
+                    break
+                page += 1
+            return "\n".join(parts)
 
-    return answer(task["kind"], task.get("inputs") or {}, search, open_text)
+        return answer(task["kind"], task.get("inputs") or {}, search, open_text, strategy)
+
+    run.__doc__ = f"The keyword agent, strategy {strategy.name}: `--agent harness.baselines.keyword:{strategy.name}`."
+    return run
+
+
+run = _agent(DEFAULT)
+top1_words = run
+top3_words = _agent(STRATEGIES["top3_words"])
+top5_words = _agent(STRATEGIES["top5_words"])
+top1_terms = _agent(STRATEGIES["top1_terms"])
+top3_terms = _agent(STRATEGIES["top3_terms"])
+top5_terms = _agent(STRATEGIES["top5_terms"])

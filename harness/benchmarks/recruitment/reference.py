@@ -149,3 +149,22 @@ def info_to_people(truth: Any, answer: str, people: Mapping[str, str] | None = N
         level = max(2, before - len(wrong))
     reasoning = f"reference: {len(named)} of {total} people found; {len(wrong)} other people named"
     return {"reasoning": reasoning, "score": level}
+
+
+def verdict(task: Any, answer: str, people: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The reference verdict on a whole answer, read as a run with `--judge-model harness/reference` reads
+    it (company mapping: the parser, then the cut). For measuring agents without a run (the keyword floor)."""
+    from harness.benchmarks.recruitment.mapping import settle
+    from harness.benchmarks.recruitment.reading import read_lists
+
+    truth = task.ground_truth
+    if task.kind == "company_mapping":
+        quantities = {o.kind: o.quantity for o in task.inputs.objects}
+        known = {kind: list(names) for kind, names in truth.expected.items()}
+        reading = settle(answer, read_lists(answer, list(quantities), known), quantities, "reference parser", known)
+        return company_mapping(truth, reading.kept)
+    if task.kind == "people_to_info":
+        return people_to_info(truth, answer)
+    if task.kind == "info_to_people":
+        return info_to_people(truth, answer, people)
+    raise ValueError(f"no reference rubric for kind {task.kind!r}")
