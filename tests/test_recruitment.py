@@ -423,7 +423,8 @@ def test_an_agent_gets_the_same_world_tools_and_its_calls_are_kept(project: Proj
 
         def agent(prompt, tools):
             by_name = {tool.name: tool for tool in tools}
-            hits = json.loads(by_name["search"].function(query="Mei-Lin Chen Corvid Robotics"))["results"]
+            query = "Mei-Lin Chen Corvid Robotics pallet perception"
+            hits = json.loads(by_name["search"].function(query=query))["results"]
             profile = next(hit["url"] for hit in hits if "/in/" in hit["url"])
             page = json.loads(by_name["open"].function(url=profile))
             return f"{sorted(by_name)} {page['title']}: " + page["text"][:200]

@@ -71,6 +71,7 @@ class PeopleToInfoTruth(BaseModel):
 
     questions: tuple[Question, ...] = Field(min_length=1, max_length=10, description="From the held-back profile.")
     criteria: str = Field(min_length=10, description="What must be right; what is a hallucination.")
+    profile: str | None = Field(default=None, description="World tasks: the person's own page (namesakes' are not).")
 
 
 class InfoToPeopleInputs(BaseModel):
