@@ -161,17 +161,31 @@ def test_every_layout_scores_as_the_plain_list_would(layout: str, task_id: str) 
     assert reading.kept == expected and reading.cut == extra and level == 5
 
 
-def test_a_heading_per_name_and_a_plain_line_under_the_results_heading() -> None:
+MORE_LAYOUTS = {
+    "a heading per name": "\n".join(
+        f"### {i}. {n}\nA paragraph on why, with commas, places and plants."
+        for i, n in enumerate(["LG Energy Solution", "Samsung SDI", "SK On"], 1)
+    ),
+    "a plain line under the heading": "Reasoning first; I ruled out CATL and Panasonic.\n## Search Results\n"
+    "LG Energy Solution, Samsung SDI, SK On",
+    "a remark after a comma": "1. LG Energy Solution, Korea's largest\n2. Samsung SDI, prismatic cells\n3. SK On",
+    "a rank column": "| # | Company | Location |\n|---|---|---|\n| 1 | LG Energy Solution | Seoul |\n"
+    "| 2 | Samsung SDI | Yongin |\n| 3 | SK On | Seoul |",
+    "bold names, colon remarks": "- **LG Energy Solution** (Ochang): pouch cells\n- **Samsung SDI**: prismatic\n"
+    "- **SK On**",
+    "two names in one bullet": "- LG Energy Solution, Samsung SDI\n- SK On",
+    "a results label line": "Search Results:\nCompanies: LG Energy Solution, Samsung SDI, SK On",
+    "prose with a place": "I'd recommend LG Energy Solution, which has the largest pouch-cell team in Ochang. "
+    "Samsung SDI is next, then SK On.",
+}
+
+
+@pytest.mark.parametrize("layout", sorted(MORE_LAYOUTS))
+def test_more_layouts_read_as_the_plain_list(layout: str) -> None:
     from harness.benchmarks.recruitment.reading import read_lists
 
     names = ["LG Energy Solution", "Samsung SDI", "SK On"]
-    per_name = "\n".join(f"### {i}. {n}\nA paragraph on why, with commas, places and plants." for i, n in
-                         enumerate(names, 1))  # fmt: skip
-    plain = (
-        "Reasoning first; I ruled out CATL and Panasonic.\n## Search Results\nLG Energy Solution, Samsung SDI, SK On"
-    )
-    for answer in (per_name, plain):
-        assert read_lists(answer, ["companies"]) == {"companies": names}, answer
+    assert read_lists(MORE_LAYOUTS[layout], ["companies"]) == {"companies": names}
 
 
 def test_the_reader_keeps_the_answers_order_not_the_readers() -> None:

@@ -376,10 +376,10 @@ def _kind_words(kind: str) -> list[set[str]]:
     return [stems, *({*(stems - {head}), *synonym} for synonym in _SYNONYMS.get(head, ()))]
 
 
-def kind_of(label: str, kinds: Sequence[str], extra: int = 0) -> str | None:
+def kind_of(label: str, kinds: Sequence[str]) -> str | None:
     """Which asked-for kind a label names ("Target companies (3)", "Teams:", "Company"), if any: the
-    label must be the kind's words (or a synonym's) and qualifiers, plus at most `extra` other words, so
-    that a name ("Corvid Robotics Perception Team: ...") is never taken for a label."""
+    label must be the kind's words (or a synonym's) and qualifiers ("target", "top", ...) and nothing else, so
+    that a name ("Corvid Robotics Perception Team: ...", "Huangpu University") is never taken for a label."""
     label = re.sub(r"\(.*?\)|\d+", " ", unmarked(label))
     words = _stems(label) - _QUALIFIERS
     if not words or len(words) > 6:
@@ -387,7 +387,7 @@ def kind_of(label: str, kinds: Sequence[str], extra: int = 0) -> str | None:
     matches = []
     for kind in kinds:
         for number, wanted in enumerate(_kind_words(kind)):
-            if wanted and wanted <= words and len(words - wanted) <= extra:
+            if wanted and wanted == words:
                 matches.append((number, -len(wanted), kind))
                 break
     if not matches:
@@ -430,6 +430,7 @@ class _Entry:
     order: int
     list_tail: bool = False
     split: bool = True
+    item: bool = False  # one bullet, numbered item or cell: its first name is the item's, the rest must look like names
 
 
 @dataclass
@@ -440,19 +441,25 @@ class _Table:
 
 
 def _heading(line: str, kinds: Sequence[str]) -> tuple[int, str] | None:
-    """(level, text) for a Markdown heading, a bold line alone, a "Label:" line alone, or a bullet that is
-    only a kind's label ("- **Companies**"); None otherwise."""
+    """(level, text) for a Markdown heading, a bold line alone or a "Label:" line alone; and for a bullet that
+    is only a kind's or the results' label ("- **Companies**", "- Teams:"), never for a bullet that is a name
+    ("- **SK On**"). None otherwise."""
     if match := re.match(r"^(#{1,6})\s+(.*?)\s*#*$", line):
         return len(match.group(1)), match.group(2)
     body = re.sub(r"^(?:[-*+•]\s+)", "", line)
+    bullet = body != line
     bold = re.fullmatch(r"(\*\*|__)(.+?)\1\s*:?\s*", body) or re.fullmatch(r"(\*\*|__)(.+?):\1\s*", body)
     if bold:
-        return (9 if body != line else 7), bold.group(2).strip(" :")
-    if re.fullmatch(r"[^:|]{1,60}:", body) and len(body.split()) <= 6:
-        return (9 if body != line else 8), body.rstrip(":")
-    if body != line and kind_of(body, kinds) is not None and len(body.split()) <= 4:
-        return 9, body
-    return None
+        text, level = bold.group(2).strip(" :"), 7
+    elif re.fullmatch(r"[^:|]{1,60}:", body) and len(body.split()) <= 6:
+        text, level = body.rstrip(":"), 8
+    elif bullet and len(body.split()) <= 4:
+        text, level = body, 9
+    else:
+        return None
+    if bullet and kind_of(text, kinds) is None and not _RESULTS.search(text):
+        return None
+    return (9 if bullet else level), text
 
 
 def _label(line: str, kinds: Sequence[str]) -> tuple[str, str] | None:
@@ -529,6 +536,14 @@ def _prose_names(line: str, known: Iterable[str]) -> list[str]:
     return [name for name in (_clean(n) for n in names) if name]
 
 
+def _titled(name: str, known: Iterable[str]) -> bool:
+    """Every word a capital, a number or a joining word: how a name looks, not a remark."""
+    if any(normalized(k) == normalized(name) for k in known):
+        return True
+    words = [w for w in re.findall(r"[\w'&.-]+", name) if w.casefold() not in _CONNECTORS]
+    return bool(words) and all(w[:1].isupper() or w[:1].isdigit() or any(c.isupper() for c in w[1:]) for w in words)
+
+
 def _name_like(name: str, known: Iterable[str]) -> bool:
     key = normalized(name)
     if not re.search(r"\w", name) or key in _NOT_NAMES:
@@ -558,9 +573,11 @@ def read_lists(
     table: _Table | None = None
     lines = answer.splitlines()
 
-    def add(text: str, tier: int, entry_kind: str | None, list_tail: bool = False, split: bool = True) -> None:
+    def add(
+        text: str, tier: int, entry_kind: str | None, list_tail: bool = False, split: bool = True, item: bool = False
+    ) -> None:
         in_results = results_level is not None
-        entries.append(_Entry(entry_kind, text, 0 if in_results else tier, len(entries), list_tail, split))
+        entries.append(_Entry(entry_kind, text, 0 if in_results else tier, len(entries), list_tail, split, item))
 
     for number, raw in enumerate(lines):
         line = raw.rstrip()
@@ -587,7 +604,7 @@ def read_lists(
             if current.name_column < len(cells):
                 text, several = _item_name(cells[current.name_column])
                 declared = current.kind is not None or current.kind_column is not None or kind is not None
-                add(text, 1 if declared else 2, row_kind, split=several)
+                add(text, 1 if declared else 2, row_kind, split=several, item=True)
             continue
         table = None
         heading = _heading(stripped, kinds)
@@ -596,7 +613,7 @@ def read_lists(
             if _RESULTS.search(text) and kind_of(text, kinds) is None:
                 results_level, kind, item_indent = level, single, None
                 continue
-            if (found := kind_of(text, kinds, extra=1)) is not None:
+            if (found := kind_of(text, kinds)) is not None:
                 kind, item_indent = found, None
                 continue
             if level <= 7 and re.match(r"^(#?\d{1,3}[.):]|rank\s*\d+)\s+", text, flags=re.IGNORECASE):
@@ -626,7 +643,7 @@ def read_lists(
             if indent > item_indent:
                 continue  # a remark nested under the item before it
             text, several = _item_name(item.group(2))
-            add(text, 1 if kind is not None else 2, kind, split=several)
+            add(text, 1 if kind is not None else 2, kind, split=several, item=True)
             continue
         item_indent = None
         words = stripped.split()
@@ -649,9 +666,9 @@ def read_lists(
     readings: list[tuple[str, int, int, str]] = []
     for entry in entries:
         names = split_entry(entry.text, flat, entry.list_tail) if entry.split else [_clean(entry.text)]
-        for name in names:
-            if not _name_like(name, flat):
-                continue
+        for number, name in enumerate(names):
+            if not _name_like(name, flat) or (entry.item and number and not _titled(name, flat)):
+                continue  # "LG Energy Solution, Korea's largest": a remark after a comma, not a second name
             name_kind = entry.kind or _guess_kind(name, kinds, known)
             readings.append((name_kind, entry.tier, entry.order, name))
             best[name_kind] = min(best.get(name_kind, 9), entry.tier)
