@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, create_model
 
-from harness.benchmarks.recruitment.reading import normalized, read_lists, split_entry
+from harness.benchmarks.recruitment.reading import kind_label, normalized, read_lists, split_entry
 
 NAME_CHARS = 120
 Name = Annotated[
@@ -93,15 +93,29 @@ class Reading:
         return out
 
 
-def _position(text: str, key: str, start: int) -> int | None:
-    """Where `key` first appears as whole words in `text`: from `start` (the results section) on if it is
-    there, else anywhere, placed after everything the section holds; None if the answer never has it."""
-    pattern = re.compile(r"(?<!\w)" + re.escape(key) + r"(?!\w)")
-    if found := pattern.search(text, start):
-        return found.start()
-    if found := pattern.search(text):
-        return len(text) + found.start()
+def _position(text: str, key: str, starts: tuple[int, ...]) -> int | None:
+    """Where `key` first appears as whole words in `text` (a line break counts as a space), searched from
+    each of `starts` in turn (the kind's own label, the results section, the whole answer); a later start
+    places it after all that an earlier one holds. None if the answer never has it."""
+    pattern = re.compile(r"(?<!\w)" + r"\s+".join(re.escape(word) for word in key.split()) + r"(?!\w)")
+    for number, start in enumerate(starts):
+        if found := pattern.search(text, start):
+            return number * len(text) + found.start()
     return None
+
+
+def _label_of(kind: str, text: str, start: int) -> int | None:
+    """Where the answer files names under `kind`, after `start`: a line that opens with the kind's name as a
+    label or a heading ("Companies:", "### Target teams", "Labs (2)"), or prose that turns to it ("for the
+    labs"); never the kind's word inside a name ("... Perception Team")."""
+    name = kind_label(kind).pattern.removeprefix("(?<!\\w)")
+    label = re.compile(
+        rf"^[^\w\n]*(?:(?:target|top|key|recommended|suggested)\s+)?{name}[^\w\n]*(?:\(\d+\)\s*)?(?::|$)"
+        rf"|\b(?:for|among|as for)\s+(?:the\s+)?{name}",
+        re.MULTILINE,
+    )
+    found = label.search(text, start)
+    return found.start() if found else None
 
 
 def settle(
@@ -114,14 +128,16 @@ def settle(
     """From a reader's per-kind lists to what the judge sees. Each entry is split into single names
     (reading.split_entry: "A/B/C" is three, an expert's name stays whole); a name the answer does not
     contain is dropped, never credited; repeats go; the names are put in the order the answer gives them
-    (their first place in its results section, else in the whole answer), whatever order the reader
-    listed them in; each kind is cut to its quantity. Pure."""
-    text = normalized(answer)
-    results = text.rfind("search results")
-    start = max(results, 0)
+    (their first place after the kind's own label, else in the results section, else in the whole answer;
+    so a name listed under two kinds is placed in each kind's own list), whatever order the reader listed
+    them in; each kind is cut to its quantity. Pure."""
+    text = "\n".join(normalized(line) for line in answer.splitlines())
+    start = max(text.rfind("search results"), 0)
     flat = tuple(name for names in (known or {}).values() for name in names)
     reading = Reading(kept={}, by=by)
     for kind, quantity in quantities.items():
+        label = _label_of(kind, text, start)
+        starts = (label, start, 0) if label is not None else (start, 0)
         seen: set[str] = set()
         placed: list[tuple[int, str]] = []
         for raw in lists.get(kind, []):
@@ -130,7 +146,7 @@ def settle(
                 if not key or key in seen:
                     continue
                 seen.add(key)
-                where = _position(text, key, start)
+                where = _position(text, key, starts)
                 if where is None:
                     reading.dropped.setdefault(kind, []).append(name)
                     continue

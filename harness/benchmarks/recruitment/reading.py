@@ -320,6 +320,13 @@ def _stem(word: str) -> str:
     return word
 
 
+def kind_label(kind: str) -> re.Pattern[str]:
+    """The kind's name as an answer writes it, singular or plural, in normalised text ("equipment maker(s)",
+    "compan(y|ies)", "lab(s)")."""
+    stems = [_stem(w) for w in re.findall(r"\w+", normalized(kind))]
+    return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(s if len(s) <= 5 else s[:-1]) + r"\w*" for s in stems))
+
+
 def _stems(text: str) -> set[str]:
     return {_stem(w) for w in re.findall(r"\w+", text.lower())}
 
@@ -658,8 +665,11 @@ def read_lists(
                     list_tail=len(segments) > 1 and position == len(segments) - 1,
                 )
             continue
-        for name in _prose_names(stripped, flat):
-            add(name, 3, kind, split=False)
+        for sentence in re.split(r"(?<=[.!?;])\s+", stripped):
+            mentioned = [k for k in kinds if kind_label(k).search(normalized(sentence))]
+            sentence_kind = mentioned[0] if len(mentioned) == 1 else kind  # "For the labs, I would ..."
+            for name in _prose_names(sentence, flat):
+                add(name, 3, sentence_kind, split=False)
 
     lists: dict[str, list[str]] = {k: [] for k in kinds}
     best: dict[str, int] = {}
