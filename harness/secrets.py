@@ -112,12 +112,24 @@ def add_run_secrets(values: Iterable[str]) -> None:
     _RUN_SECRETS.update(v for v in values if v and len(v) >= MIN_SECRET_LENGTH)
 
 
+def _environment() -> dict[str, str]:
+    """A snapshot of os.environ. Other threads set variables while this one reads (pytest sets
+    PYTEST_CURRENT_TEST around every test): iterating the live mapping can fail half-way, so retry."""
+    for _ in range(10):
+        try:
+            return dict(os.environ)
+        except (KeyError, RuntimeError):
+            continue
+    return dict(os.environ)
+
+
 def secret_values(extra: Iterable[str] = ()) -> list[str]:
     """Values of environment variables whose names look secret, the passwords inside any variable that holds
     a URL (`DATABASE_URL=postgres://app:pw@host/db`), the run's own (add_run_secrets), plus any given."""
-    values = {v for name, v in os.environ.items() if _SECRET_NAME.search(name) and len(v) >= MIN_SECRET_LENGTH}
+    environment = _environment()
+    values = {v for name, v in environment.items() if _SECRET_NAME.search(name) and len(v) >= MIN_SECRET_LENGTH}
     values.update(_RUN_SECRETS)
-    for value in os.environ.values():
+    for value in environment.values():
         if "://" in value and "@" in value:
             with contextlib.suppress(ValueError):
                 password = urlsplit(value).password
