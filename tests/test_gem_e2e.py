@@ -251,26 +251,6 @@ def test_a_judge_of_the_panel_that_fails_leaves_its_metrics_unmeasured_not_avera
     assert by_judge["openai/judge-b"]["mean"] is None and by_judge["openai/judge-b"]["incomplete"] == 2
 
 
-@pytest.mark.slow
-def test_the_sample_on_the_embedded_default_and_its_replay(project: Project) -> None:
-    """One chat query and one keyword query, all four solutions, two workers, then a replay: the same
-    tables with no model call at all."""
-    pytest.importorskip("llama_cpp")
-    gem_project(project)
-    selection = ["-k", "lm_market-002 or ca_prod-95"]
-    first = project.pytest("evals/gem", *selection, "-n", "2", timeout=1200)
-    assert first.returncode in (0, 1), first.stdout[-3000:]
-    results = first.results
-    assert Counter(r["variant"] for r in results.values()) == {"adchat": 2, "gi-r": 2, "gir-r": 2, "gir-p": 2}
-    for result in results.values():  # a judge the tiny model could not satisfy is an error, never a score
-        assert (result["outcome"] == "error") == (result["score"] is None)
-    assert {t["name"] for t in first.run["tables"]} == {"gem_table3", "gem_table6"}
-    replay = project.pytest("evals/gem", *selection, "--cache-mode", "replay", timeout=600)
-    assert replay.run["tables"] == first.run["tables"]
-    assert all(c["cache_hit"] for r in replay.results.values() for c in r["calls"])
-    assert replay.run["totals"]["cost_usd"] == 0 and replay.run["totals"]["cache_hits"] == replay.run["totals"]["calls"]
-
-
 def _independent_metrics(sentences: list[str], vectors: list[list[float]], product: dict | None) -> dict:
     """The reference reading's formulas (§2.4), written again here without the harness's code."""
     import math

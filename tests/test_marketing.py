@@ -385,24 +385,3 @@ def test_the_clients_picks_fit_their_briefs_and_the_near_misses_exist(creators: 
             }:
                 problems.append(f"{task.id}: near miss {miss.url} shares neither niche nor region with a pick")
     assert not problems, "\n".join(problems)
-
-
-@pytest.mark.slow
-def test_the_briefs_on_the_embedded_default_and_their_replay(project: Project) -> None:
-    """Three briefs on SmolLM2 with two workers (it rarely writes a valid pool link, so most slots are
-    misses: the point is the pipeline), then a replay with no model call."""
-    pytest.importorskip("llama_cpp")
-    marketing_project(project)
-    selection = ["-k", "pennypilot or kondate or casa-almendra"]
-    first = project.pytest("evals/marketing", *selection, "-n", "2", timeout=1200)
-    assert first.returncode in (0, 1), first.stdout[-3000:]
-    assert len(first.results) == 3
-    for result in first.results.values():
-        assert (result["outcome"] == "error") == (result["score"] is None)
-        if result["outcome"] != "error":  # judged, or the system's failure (no readable list) with its reason
-            assert 0 <= result["score"] <= 100 and (result["details"].get("note") or result["error"]["message"])
-    (table,) = [t for t in first.run["tables"] if t["name"] == "xbench_marketing"]
-    replay = project.pytest("evals/marketing", *selection, "--cache-mode", "replay", timeout=300)
-    (again,) = [t for t in replay.run["tables"] if t["name"] == "xbench_marketing"]
-    assert again == table
-    assert replay.run["totals"]["cache_hits"] == replay.run["totals"]["calls"] > 0

@@ -618,31 +618,6 @@ def test_the_leaderboard_and_several_runs_side_by_side(project: Project, rstub: 
     assert "Company Mapping" in text and "100.0" in text and "50.0" in text
 
 
-@pytest.mark.slow
-def test_the_task_set_on_the_embedded_default_and_its_replay(project: Project) -> None:
-    """One task of each type (one open-web, two over the world) on SmolLM2 with two workers, then a replay:
-    the same table and levels with no model call at all."""
-    pytest.importorskip("llama_cpp")
-    recruitment_project(project)
-    selection = ["-k", "cm-ev-battery or p2i-mei-lin-chen or i2p-gpu-rendering"]
-    first = project.pytest("evals/recruitment", *selection, "-n", "2", timeout=900)
-    assert first.returncode in (0, 1), first.stdout[-3000:]
-    assert sorted(r["kind"] for r in first.results.values()) == ["company_mapping", "info_to_people", "people_to_info"]
-    for result in first.results.values():  # a level the tiny judge could not give is an error, never a score
-        assert (result["outcome"] == "error") == (result["score"] is None)
-        if result["score"] is not None:
-            (level,) = result["judge_levels"]["level"].values()
-            assert result["score"] == level_to_score(level)
-    (table,) = [t for t in first.run["tables"] if t["name"] == "xbench_recruitment"]
-    replay = project.pytest("evals/recruitment", *selection, "--cache-mode", "replay", timeout=300)
-    (again,) = [t for t in replay.run["tables"] if t["name"] == "xbench_recruitment"]
-    assert again == table
-    assert {k: r["judge_levels"] for k, r in replay.results.items()} == {
-        k: r["judge_levels"] for k, r in first.results.items()
-    }
-    assert replay.run["totals"]["cache_hits"] == replay.run["totals"]["calls"] > 0
-
-
 def test_the_task_set_follows_the_papers_mix() -> None:
     """The paper's 50 tasks in its proportions: 22 company mapping (44 %), 15 info-to-people (30 %), 13
     people-to-info (26 %); expert minutes spread as in the paper (12 % up to 5 minutes, 16 % 5-20, 34 % 20-40,
