@@ -657,3 +657,18 @@ def test_no_page_says_anything_about_its_audience_that_its_numbers_contradict(pa
                 found = claims.contradictions(line, page.data["audience"], page.data["region"])
                 problems += [f"{page.data['platform']} @{page.data['handle']}: {claim}" for claim in found]
     assert not problems, listing(problems)
+
+
+def test_a_client_who_picked_more_than_the_form_asked_said_it_might() -> None:
+    """The picks are the client's final bookings, the quantity what the form asked for before rates came in. A few
+    clients booked past the range; their form says they might (k stays within the range, so every one of the k
+    slots can still hold a pick)."""
+    problems = []
+    for task in briefs():
+        low, high = task.ground_truth.checks.quantity if task.ground_truth.checks else (0, 0)
+        picked, wording = len(task.ground_truth.selected), task.inputs.brief.influencer_requirements.quantity
+        if picked > high and not re.search(r"\bmore\b", wording):
+            problems.append(f"{task.id}: {picked} picks against {low} to {high} asked ({wording!r})")
+        if picked < task.inputs.k:
+            problems.append(f"{task.id}: {picked} picks cannot fill k = {task.inputs.k} slots")
+    assert not problems, listing(problems)
