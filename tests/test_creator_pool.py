@@ -8,7 +8,9 @@ Three kinds of tests:
 - the committed pool: every page keeps the consistency rules, is what the generator writes, reads like a person
   wrote it (no sentence pattern on more than 3 % of pages);
 - every brief against its group file and the pages: picks, near misses and look-alikes as the brief lists them,
-  each page supporting (or visibly failing) the brief.
+  each page supporting (or visibly failing) the brief;
+- what each page's prose says about its audience ("mostly over fifty-five", "a good British following") against
+  the numbers it shows.
 Failures list the offending creators by file and handle, for the people writing them.
 """
 
