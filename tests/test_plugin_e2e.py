@@ -111,6 +111,8 @@ def comparable_results(run: dict[str, Any]) -> dict[str, Any]:
             for c in r["calls"]
         ]
         kept = {k: v for k, v in r.items() if k not in ("worker", "latency_s", "calls", "usage")}
+        if isinstance(kept.get("system"), dict):  # the system's own calls and cost, but not their timing
+            kept["system"] = {k: v for k, v in kept["system"].items() if "latency" not in k}
         out[r["nodeid"]] = {**kept, "calls": sorted(calls, key=lambda c: c["key"])}
     return out
 
