@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import threading
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -132,6 +133,9 @@ class CallCache:
         self.shared = shared or remote is not None
         # Writes handed to a writer thread (`store_later`): readable here at once, on disk moments later.
         self._pending: dict[tuple[str, str], dict[str, Any]] = {}
+        self._queue: list[tuple[str, str]] = []
+        self._queue_lock = threading.Lock()
+        self._draining = False
         self._writer: ThreadPoolExecutor | None = None
         self.write_errors: list[str] = []
 
@@ -170,18 +174,38 @@ class CallCache:
             return
         check_namespace(namespace)
         entry = {**value, "stored_at": time.time()}
-        self._pending[(namespace, key)] = entry
-        if self._writer is None:
-            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="harness-cache-writer")
-        self._writer.submit(self._write_pending, namespace, key, entry)
+        with self._queue_lock:
+            self._pending[(namespace, key)] = entry
+            self._queue.append((namespace, key))
+            if self._draining:
+                return  # the writer takes it with its next batch
+            self._draining = True
+            if self._writer is None:
+                self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="harness-cache-writer")
+            self._writer.submit(self._drain)
 
-    def _write_pending(self, namespace: str, key: str, entry: dict[str, Any]) -> None:
-        try:
-            self.store.set(namespace, key, entry)
-        except Exception as exc:
-            self.write_errors.append(f"{type(exc).__name__}: {exc}")
-        finally:
-            self._pending.pop((namespace, key), None)
+    def _drain(self) -> None:
+        """Write what is queued, in one transaction per namespace, until the queue is empty: while one batch
+        is written the next one gathers, so a busy run pays one commit per batch instead of one per call."""
+        while True:
+            with self._queue_lock:
+                batch, self._queue = self._queue, []
+                if not batch:
+                    self._draining = False
+                    return
+                by_namespace: dict[str, dict[str, dict[str, Any]]] = {}
+                for namespace, key in batch:
+                    by_namespace.setdefault(namespace, {})[key] = self._pending[(namespace, key)]
+            for namespace, entries in by_namespace.items():
+                try:
+                    self.store.set_many(namespace, entries)
+                except Exception as exc:
+                    self.write_errors.append(f"{type(exc).__name__}: {exc}")
+                finally:
+                    with self._queue_lock:
+                        for key, entry in entries.items():
+                            if self._pending.get((namespace, key)) is entry:
+                                del self._pending[(namespace, key)]
 
     def flush(self) -> None:
         """Wait until every write handed to the writer thread is on disk."""

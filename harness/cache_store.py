@@ -76,6 +76,7 @@ class DiskStore:
                 disk_compress_level=1,
                 size_limit=2**34,
                 eviction_policy="least-recently-stored",
+                cull_limit=0,  # no size check on every write: `close` culls once (16 GiB is far off)
             )
             self._stores[namespace] = store
         return store
@@ -157,6 +158,8 @@ class DiskStore:
 
     def close(self) -> None:
         for store in self._stores.values():
+            with contextlib.suppress(Exception):  # a cull that cannot run now runs at the next close
+                store.cull()
             store.close()
         self._stores.clear()
 

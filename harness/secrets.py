@@ -126,17 +126,49 @@ def _environment() -> dict[str, str]:
 def secret_values(extra: Iterable[str] = ()) -> list[str]:
     """Values of environment variables whose names look secret, the passwords inside any variable that holds
     a URL (`DATABASE_URL=postgres://app:pw@host/db`), the run's own (add_run_secrets), plus any given."""
+    values = set(_environment_secrets(_environment_fingerprint()))
+    values.update(_RUN_SECRETS)
+    values.update(v for v in extra if v and len(v) >= MIN_SECRET_LENGTH)
+    return sorted(values, key=len, reverse=True)
+
+
+def _environment_fingerprint() -> frozenset[tuple[Any, Any]] | None:
+    """What the environment holds, cheaply (its raw items, without PYTEST_CURRENT_TEST, which pytest
+    changes around every test): the environment's secrets are worked out again only when it changes.
+    None where os.environ keeps no raw mapping: then they are worked out every time."""
+    data = getattr(os.environ, "_data", None)
+    if not isinstance(data, dict):
+        return None
+    for _ in range(10):
+        try:
+            return frozenset(item for item in data.items() if item[0] not in _VOLATILE)
+        except RuntimeError:  # another thread set a variable meanwhile
+            continue
+    return None
+
+
+_VOLATILE = frozenset({b"PYTEST_CURRENT_TEST", "PYTEST_CURRENT_TEST"})
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_environment_secrets(fingerprint: frozenset[tuple[Any, Any]]) -> frozenset[str]:
+    return _scan_environment()
+
+
+def _environment_secrets(fingerprint: frozenset[tuple[Any, Any]] | None) -> frozenset[str]:
+    return _scan_environment() if fingerprint is None else _cached_environment_secrets(fingerprint)
+
+
+def _scan_environment() -> frozenset[str]:
     environment = _environment()
     values = {v for name, v in environment.items() if _SECRET_NAME.search(name) and len(v) >= MIN_SECRET_LENGTH}
-    values.update(_RUN_SECRETS)
     for value in environment.values():
         if "://" in value and "@" in value:
             with contextlib.suppress(ValueError):
                 password = urlsplit(value).password
                 if password and len(password) >= 4:
                     values.add(password)
-    values.update(v for v in extra if v and len(v) >= MIN_SECRET_LENGTH)
-    return sorted(values, key=len, reverse=True)
+    return frozenset(values)
 
 
 class Redactor:
@@ -149,8 +181,10 @@ class Redactor:
         alternatives += [_URL_WITH_USERINFO.pattern, _QUERY_SECRET.pattern, _KEY_SHAPES.pattern]
         self._pattern = re.compile("|".join(f"(?:{a})" for a in alternatives), re.IGNORECASE)
         self._values = set(values)
-        self._hints = {v[:4] for v in values} | {"sk-", "aiza", "://", "=", "@", "akia", "asia", "gh", "glpat",
-                                                "xox", "hk-item-"}  # fmt: skip
+        # Lower-cased once here; `text` looks for each in the lower-cased string (substring tests in C: faster
+        # than one case-insensitive alternation) and returns most strings, which hold none, as they are.
+        self._hints = tuple({v[:4].lower() for v in values} | {"sk-", "aiza", "://", "=", "@", "akia", "asia", "gh",
+                                                               "glpat", "xox", "hk-item-"})  # fmt: skip
 
     def _replace(self, match: re.Match[str]) -> str:
         text = match.group(0)
@@ -164,9 +198,10 @@ class Redactor:
 
     def text(self, text: str) -> str:
         lowered = text.lower()
-        if not any(hint.lower() in lowered for hint in self._hints):
-            return text
-        return self._pattern.sub(self._replace, text)
+        for hint in self._hints:
+            if hint in lowered:
+                return self._pattern.sub(self._replace, text)
+        return text
 
     def value(self, value: Any) -> Any:
         if isinstance(value, str):

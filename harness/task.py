@@ -23,7 +23,7 @@ from harness.task_model import TASK_ID_PATTERN
 class SuiteFile(BaseModel):
     """The top level of a task file."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
     suite: str | None = Field(
         default=None, pattern=TASK_ID_PATTERN, max_length=80, description="Suite name; defaults to the folder name."

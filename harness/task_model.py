@@ -16,7 +16,7 @@ TaskId = Annotated[str, StringConstraints(pattern=TASK_ID_PATTERN, max_length=12
 Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN, max_length=64)]
 MAX_VERSION = 1_000_000
 # Every model of a task file refuses NaN and infinity (they are not JSON) and unknown fields.
-STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
 
 
 class TaskMetadata(BaseModel):

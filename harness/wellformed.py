@@ -15,6 +15,8 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 def well_formed_text(text: str) -> str:
     """`text` with every lone surrogate replaced by U+FFFD."""
+    if text.isascii():  # the usual case, checked in C
+        return text
     return _LONE_SURROGATE.sub("\ufffd", text) if _LONE_SURROGATE.search(text) else text
 
 

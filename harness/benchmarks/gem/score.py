@@ -35,14 +35,14 @@ from harness.task_model import TaskMetadata
 
 
 class ScoredProduct(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     name: str | None
     url: str | None = None
     desc: str | None = None
 
 
 class ScoredCandidate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     name: str = Field(min_length=1)
     desc: str = ""
     url: str = ""
@@ -51,7 +51,7 @@ class ScoredCandidate(BaseModel):
 
 
 class ResponseLine(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
     id: str = Field(min_length=1, max_length=200)
     scenario: Literal["chatbot", "search"]
     query: str

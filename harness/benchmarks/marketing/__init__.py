@@ -49,17 +49,17 @@ VERDICT_SETTINGS = {"temperature": 0, "max_tokens": 900}
 
 
 class Summary(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     summary: str = Field(min_length=1, max_length=4000)
 
 
 class Persona(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     persona: str = Field(min_length=1, max_length=5000)
 
 
 class Condition(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     condition: str = Field(min_length=1, max_length=400)
     weight: int = Field(ge=1, le=10)
     reason: str = Field(default="", max_length=600)
@@ -68,13 +68,13 @@ class Condition(BaseModel):
 class Conditions(BaseModel):
     """The brief decomposed: what a creator must meet, and what makes one better."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     necessary: list[Condition] = Field(min_length=1, max_length=15)
     flexible: list[Condition] = Field(default_factory=list, max_length=15)
 
 
 class Point(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     point: str = Field(min_length=1, max_length=300)
     score: Literal[1, 2, 3, 4, 5]
 
@@ -82,7 +82,7 @@ class Point(BaseModel):
 class CandidateVerdict(BaseModel):
     """A judge's decision on one recommended creator."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     analysis: str = Field(min_length=1, max_length=4000)
     points: list[Point] = Field(min_length=1, max_length=12)
     overall: Literal[1, 2, 3, 4, 5]

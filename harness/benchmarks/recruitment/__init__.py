@@ -44,7 +44,7 @@ JUDGE_SETTINGS = {"temperature": 0, "max_tokens": 900}
 class LevelVerdict(BaseModel):
     """A judge's reasoning, then its level (1 lowest, 5 highest)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     reasoning: str = Field(max_length=2400, description="The judgement, step by step, before the level.")
     score: Literal[1, 2, 3, 4, 5] = Field(description="The level, 1 to 5.")
