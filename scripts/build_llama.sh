@@ -34,7 +34,7 @@ house="${HARNESS_WHEELHOUSE:-${XDG_CACHE_HOME:-$HOME/.cache}/harness/wheels}/lla
 shopt -s nullglob
 built=("$house"/*.whl)
 if [ ${#built[@]} -eq 0 ]; then
-    echo "install: building llama-cpp-python $version for $target (once per machine: about 4 minutes on 2 cores)" >&2
+    echo "install: building llama-cpp-python $version for $target (once per machine: 4 to 12 minutes on 2 cores)" >&2
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
     "$python" -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: --require-hashes \

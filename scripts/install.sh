@@ -2,7 +2,7 @@
 # Install the harness into .venv, with the embedded offline models, exactly as CI does: every package at the
 # version and hash that requirements/*.lock pin (python scripts/lock.py refreshes them; see docs/install.md).
 #
-# The first run on a machine builds llama.cpp for a portable target (about 4 minutes on 2 cores); later runs
+# The first run on a machine builds llama.cpp for a portable target (4 to 12 minutes on 2 cores); later runs
 # reuse that wheel and take seconds. Re-running this script is safe and quick.
 set -euo pipefail
 cd "$(dirname "$0")/.."

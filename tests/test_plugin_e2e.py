@@ -227,12 +227,15 @@ def test_faults_end_as_results_or_errors_and_a_rerun_completes_without_repaying(
 
 def test_interrupted_run_loses_nothing_already_paid_for(project: Project, sample_stub: StubProcess) -> None:
     project.copy_sample()
-    sample_stub.control(latency_s=0.25)
+    # 1 s a call, 3 at a time: the 33 calls take 11 s, so the interrupt lands mid-run even when a loaded
+    # machine (xdist workers beside this test) is slow to notice that 6 have been paid.
+    sample_stub.control(latency_s=1.0)
     command = project.command("evals", *stub_args(sample_stub), "--concurrency", "3")
     process = subprocess.Popen(command, cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    deadline = time.time() + 30
+    deadline = time.time() + 60
     while sample_stub.stats()["by_status"].get("200", 0) < 6 and time.time() < deadline:
         time.sleep(0.05)
+    assert process.poll() is None, "the run ended before it could be interrupted"
     process.send_signal(signal.SIGINT)
     process.communicate(timeout=30)
     paid_before = sample_stub.stats()["ok_bodies"]
