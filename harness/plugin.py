@@ -60,6 +60,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not xdist_support.is_worker(config):
         _check_system_under_test(settings, state)
     _serve_local_model(config, settings, state)
+    config.pluginmanager.register(InterruptStopsWork(config), "harness-interrupt")
     if not xdist_support.is_worker(config):
         config.pluginmanager.register(ResultCollector(config), "harness-collector")
     if xdist_support.is_controller(config) and config.pluginmanager.hasplugin("xdist"):
@@ -288,6 +289,25 @@ class ResultCollector:
         state.add_result({**result, "nodeid": report.nodeid, "worker": getattr(report, "worker_id", None)})
         if state.progress is not None:
             state.progress.maybe_print()
+
+
+class InterruptStopsWork:
+    """Ctrl-C stops the model work at once, before pytest formats the interrupt. pytest's own hook builds a
+    full traceback of it, parsing the source of every frame; while it did, the loop thread went on paying
+    for calls (a loaded machine took long enough to finish a whole run), and parsing in this thread while
+    the loop thread compiles is CPython 3.11's gh-106905. What was paid is flushed to the cache by close."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        state = self.config.stash.get(RUN_STATE, None)
+        if state is None or state.runner is None:
+            return
+        runner, state.runner = state.runner, None
+        runner.close()
+        state.warnings.extend(runner.warnings)
 
 
 def _crashed_task_result(report: pytest.TestReport) -> dict[str, Any] | None:

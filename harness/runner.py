@@ -110,12 +110,14 @@ class Runner:
         on_tick: Callable[[], None] | None = None,
         tick_s: float = 0.5,
     ) -> dict[str, Any]:
-        """Block until the item's result exists; `on_tick` runs in this (the main) thread meanwhile."""
+        """Block until the item's result exists; `on_tick` runs in this (the main) thread meanwhile. The wait
+        wakes every `tick_s` even without `on_tick`: a Ctrl-C that the kernel hands to another thread only
+        reaches Python in this one, and a wait with no timeout would hold it until the item ends."""
         self.start(key, spec, pass_threshold)
         future = self._futures[key]
         while True:
             try:
-                result = future.result(timeout=tick_s if on_tick is not None else None)
+                result = future.result(timeout=tick_s)
                 break
             except concurrent.futures.TimeoutError:
                 if on_tick is not None:

@@ -236,10 +236,13 @@ def test_interrupted_run_loses_nothing_already_paid_for(project: Project, sample
     while sample_stub.stats()["by_status"].get("200", 0) < 6 and time.time() < deadline:
         time.sleep(0.05)
     assert process.poll() is None, "the run ended before it could be interrupted"
+    paid_at_signal = sample_stub.stats()["by_status"].get("200", 0)
     process.send_signal(signal.SIGINT)
     process.communicate(timeout=30)
     paid_before = sample_stub.stats()["ok_bodies"]
-    assert 6 <= len(paid_before) < 33
+    # The interrupt stops the run: the calls on the wire may still end (3), and as many again may have
+    # started while the signal was on its way; nothing after that is paid.
+    assert 6 <= len(paid_before) <= paid_at_signal + 2 * 3 < 33
     sample_stub.control(latency_s=0.0, reset_stats=True)
     project.pytest("evals", *stub_args(sample_stub))
     paid_after = sample_stub.stats()["ok_bodies"]
