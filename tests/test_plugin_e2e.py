@@ -237,12 +237,17 @@ def test_interrupted_run_loses_nothing_already_paid_for(project: Project, sample
         time.sleep(0.05)
     assert process.poll() is None, "the run ended before it could be interrupted"
     paid_at_signal = sample_stub.stats()["by_status"].get("200", 0)
+    signalled = time.monotonic()
     process.send_signal(signal.SIGINT)
-    process.communicate(timeout=30)
+    output, _ = process.communicate(timeout=30)
+    stopped_after = time.monotonic() - signalled
     paid_before = sample_stub.stats()["ok_bodies"]
     # The interrupt stops the run: the calls on the wire may still end (3), and as many again may have
     # started while the signal was on its way; nothing after that is paid.
-    assert 6 <= len(paid_before) <= paid_at_signal + 2 * 3 < 33
+    assert 6 <= len(paid_before) <= paid_at_signal + 2 * 3 < 33, (
+        f"{len(paid_before)} calls paid, {paid_at_signal} when interrupted; the run ended {stopped_after:.1f} s "
+        f"after the signal with exit code {process.returncode}:\n{output.decode(errors='replace')[-3000:]}"
+    )
     sample_stub.control(latency_s=0.0, reset_stats=True)
     project.pytest("evals", *stub_args(sample_stub))
     paid_after = sample_stub.stats()["ok_bodies"]
