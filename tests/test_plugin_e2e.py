@@ -231,6 +231,14 @@ def test_interrupted_run_loses_nothing_already_paid_for(project: Project, sample
     # machine (xdist workers beside this test) is slow to notice that 6 have been paid.
     sample_stub.control(latency_s=1.0)
     command = project.command("evals", *stub_args(sample_stub), "--concurrency", "3")
+    # The run gets Ctrl-C as a terminal gives it, whatever this process inherited: a job started in the
+    # background by a non-interactive shell (`cmd &`) ignores SIGINT, and so would every process it starts.
+    with_ctrl_c = (
+        "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+        "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
+        "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
+    )
+    command = [sys.executable, "-c", with_ctrl_c, *command[1:]]
     process = subprocess.Popen(command, cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.time() + 60
     while sample_stub.stats()["by_status"].get("200", 0) < 6 and time.time() < deadline:
