@@ -8,12 +8,12 @@
 # x86-64 with AVX2, FMA, F16C and BMI2 (x86-64-v3: Intel Haswell 2013 and AMD Zen 2015 onwards), no
 # AVX-512, no AMX. The wheel never enters pip's cache: it is kept in a wheelhouse named by the release, the
 # target and the flags (HARNESS_WHEELHOUSE, default ~/.cache/harness/wheels), so a wheel built any other way
-# is never picked up. The source is checked against the hash in requirements/native.lock, and the build
-# tools come from requirements/build.lock (installed by scripts/install.sh beforehand).
+# is never picked up. The source is checked against the hash in requirements/native.txt, and the build
+# tools come from requirements/build.txt (installed by scripts/install.sh beforehand).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${1:?usage: scripts/build_llama.sh PYTHON}
-spec=$(grep -m1 '^llama-cpp-python==' requirements/native.lock | cut -d' ' -f1)
+spec=$(grep -m1 '^llama-cpp-python==' requirements/native.txt | cut -d' ' -f1)
 version=${spec#*==}
 common="-DGGML_NATIVE=OFF -DGGML_OPENMP=OFF -DLLAMA_CURL=OFF"
 case "$(uname -m)" in
@@ -38,7 +38,7 @@ if [ ${#built[@]} -eq 0 ]; then
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
     "$python" -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: --require-hashes \
-        -r requirements/native.lock -d "$work/src" >&2
+        -r requirements/native.txt -d "$work/src" >&2
     CMAKE_ARGS="$flags" CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}" \
         "$python" -m pip wheel --quiet --disable-pip-version-check --no-deps --no-build-isolation --no-cache-dir \
         "$work"/src/*.tar.gz -w "$work/wheel" >&2

