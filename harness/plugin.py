@@ -303,9 +303,14 @@ class InterruptStopsWork:
     @pytest.hookimpl(tryfirst=True)
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         state = self.config.stash.get(RUN_STATE, None)
-        if state is None or state.runner is None:
-            return
-        runner, state.runner = state.runner, None
+        if state is not None:
+            _close_runner(state)
+
+
+def _close_runner(state: RunState) -> None:
+    """Stop the model work (cancelling what is left, flushing the cache) once, whoever asks first."""
+    runner, state.runner = state.runner, None
+    if runner is not None:
         runner.close()
         state.warnings.extend(runner.warnings)
 
@@ -436,11 +441,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     state = config.stash[RUN_STATE]
-    runner = state.runner
-    if runner is not None:
-        state.runner = None
-        runner.close()
-        state.warnings.extend(runner.warnings)
+    _close_runner(state)
     _stop_local_model(state)
     from harness.sharding import is_shard
 

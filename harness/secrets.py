@@ -126,10 +126,14 @@ def _environment() -> dict[str, str]:
 def secret_values(extra: Iterable[str] = ()) -> list[str]:
     """Values of environment variables whose names look secret, the passwords inside any variable that holds
     a URL (`DATABASE_URL=postgres://app:pw@host/db`), the run's own (add_run_secrets), plus any given."""
-    values = set(_environment_secrets(_environment_fingerprint()))
+    fingerprint = _environment_fingerprint()
+    values = set(_scan_environment() if fingerprint is None else _secrets_of_environment(fingerprint))
     values.update(_RUN_SECRETS)
     values.update(v for v in extra if v and len(v) >= MIN_SECRET_LENGTH)
     return sorted(values, key=len, reverse=True)
+
+
+_VOLATILE = frozenset({b"PYTEST_CURRENT_TEST", "PYTEST_CURRENT_TEST"})
 
 
 def _environment_fingerprint() -> frozenset[tuple[Any, Any]] | None:
@@ -147,16 +151,10 @@ def _environment_fingerprint() -> frozenset[tuple[Any, Any]] | None:
     return None
 
 
-_VOLATILE = frozenset({b"PYTEST_CURRENT_TEST", "PYTEST_CURRENT_TEST"})
-
-
 @functools.lru_cache(maxsize=4)
-def _cached_environment_secrets(fingerprint: frozenset[tuple[Any, Any]]) -> frozenset[str]:
+def _secrets_of_environment(fingerprint: frozenset[tuple[Any, Any]]) -> frozenset[str]:
+    """`_scan_environment`, once per state of the environment (`fingerprint` is the cache's key)."""
     return _scan_environment()
-
-
-def _environment_secrets(fingerprint: frozenset[tuple[Any, Any]] | None) -> frozenset[str]:
-    return _scan_environment() if fingerprint is None else _cached_environment_secrets(fingerprint)
 
 
 def _scan_environment() -> frozenset[str]:
