@@ -7,7 +7,8 @@ Each observed cell contributes a binomial likelihood with `n` trials and `k` suc
 1..5 is k = level - 1 of n = 4 (so 1 and 5 are exact 0 and 100 %), a fraction y in [0, 1] is k = y n with a
 pseudo-count n (an aggregate benchmark score is one noisy number, not thousands of independent answers).
 Repeats add their trials. The fit is the joint MAP with priors theta ~ N(0, 1), alpha ~ N(0, 0.5^2),
-b ~ N(mu, 2^2) (mu = 0, or a task's calibrated difficulty, `difficulty_prior`), by L-BFGS-B with the analytic gradient (numpy bincount over the observed cells only).
+b ~ N(mu, 2^2) (mu = 0, or a task's calibrated difficulty, `difficulty_prior`), by L-BFGS-B with the
+analytic gradient (numpy bincount over the observed cells only).
 
 The scale is fixed afterwards: standardised over a reference set of agents (mean 0, sd 1), or left as it
 is when anchors (parameters held at given values) fix it. Frozen anchors make a refit with new agents and
