@@ -44,7 +44,7 @@ RULES = rules()
 TARGET_CREATORS = 836  # the paper's pool size
 SKELETON_SHARE = 0.03  # no sentence pattern on more than 3 % of pages
 LAYOUTS = sorted(render.LAYOUT_WEIGHTS["YouTube"])
-CALIBRATED: set[str] = set()  # the briefs rewritten as trade-offs (issue 27); the set only grows
+CALIBRATED = {"mk-app-pennypilot-us-launch"}  # the briefs rewritten as trade-offs (issue 27); the set only grows
 
 
 def listing(problems: list[str], limit: int = 60) -> str:
