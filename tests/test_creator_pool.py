@@ -44,7 +44,11 @@ RULES = rules()
 TARGET_CREATORS = 836  # the paper's pool size
 SKELETON_SHARE = 0.03  # no sentence pattern on more than 3 % of pages
 LAYOUTS = sorted(render.LAYOUT_WEIGHTS["YouTube"])
-CALIBRATED = {"mk-app-pennypilot-us-launch"}  # the briefs rewritten as trade-offs (issue 27); the set only grows
+# The briefs rewritten as trade-offs (issue 27); the set only grows.
+CALIBRATED = {
+    "mk-app-pennypilot-us-launch",
+    "mk-app-colibri-neobank-mexico",
+}
 
 
 def listing(problems: list[str], limit: int = 60) -> str:
