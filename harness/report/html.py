@@ -495,6 +495,6 @@ def render_html(run: dict[str, Any]) -> str:
 
 def write_html(run: dict[str, Any], path: Path) -> Path:
     """Write the page to `path` (a run's folder keeps it as report.html); returns the path."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(well_formed_text(render_html(run)), encoding="utf-8")
-    return path
+    from harness.atomic_write import write_atomic
+
+    return write_atomic(path, well_formed_text(render_html(run)))
