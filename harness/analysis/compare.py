@@ -11,8 +11,12 @@ looking at several suites, and honest about what the data cannot tell.
   interval lies within +-tolerance) or `inconclusive` (not significant, but the interval is too wide to
   say: the smallest change the data could have detected, at 80 % power, is given).
 - Flaky: a task whose repeats straddle its pass threshold (some pass, some fail), on either side.
+- Not comparable: a judge, the embeddings or the system whose served model (what the provider's replies
+  named) differs from the baseline's (harness.report.served). No comparison is then called a regression or
+  an improvement (verdict `not comparable`), and the gate fails saying "judge changed: not comparable"
+  rather than calling the change in scores a regression.
 - The gate: with `fail_margin` set, a run fails only for a score regression whose whole interval lies
-  below -fail_margin points.
+  below -fail_margin points, for items it could not measure, or for runs that are not comparable.
 """
 
 from __future__ import annotations
@@ -62,6 +66,8 @@ class Report:
     # unscored in this run, or with judged values missing (the harness's failures): not measured in full
     new_errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # roles whose served model changed since the baseline (harness.report.served.served_changes)
+    not_comparable: list[dict[str, Any]] = field(default_factory=list)
     fail_margin: float | None = None
     tolerance: float = 2.0
 
@@ -71,8 +77,9 @@ class Report:
 
     @property
     def failed(self) -> bool:
-        """The gate's verdict: a regression below the margin, or items this run could not measure."""
-        return self.fail_margin is not None and bool(self.regressed or self.new_errors)
+        """The gate's verdict: a regression below the margin, items this run could not measure, or a judge,
+        embedding model or system that another model answered for (not comparable)."""
+        return self.fail_margin is not None and bool(self.regressed or self.new_errors or self.not_comparable)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -84,6 +91,7 @@ class Report:
             "flaky": self.flaky,
             "new_errors": self.new_errors,
             "notes": self.notes,
+            "not_comparable": self.not_comparable,
             "fail_margin": self.fail_margin,
             "tolerance": self.tolerance,
             "failed": self.failed,
@@ -286,11 +294,37 @@ def benchmark_notes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 def compare_runs(
     base_run: dict[str, Any], new_run: dict[str, Any], *, fail_margin: float | None = None, tolerance: float = 2.0
 ) -> Report:
+    from harness.report.served import served_models
+
     report = compare(base_run["results"], new_run["results"], fail_margin=fail_margin, tolerance=tolerance)
     report.notes = versions_note(base_run, new_run)
+    mark_not_comparable(report, served_models(base_run["results"]), served_models(new_run["results"]))
     if report.changed_version:
         report.notes.append(f"{len(report.changed_version)} task(s) changed version since the baseline: not compared")
     return report
+
+
+def mark_not_comparable(report: Report, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """Record the roles another model answered for since the baseline; then no difference in scores is a
+    regression or an improvement of the system: it may be the ruler that moved."""
+    from harness.report.served import served_changes
+
+    report.not_comparable = served_changes(before, after)
+    if not report.not_comparable:
+        return
+    for comparison in report.comparisons:
+        if comparison.verdict in ("regressed", "improved"):
+            comparison.verdict = "not comparable"
+        comparison.gate = False
+
+
+def not_comparable_reason(report: Report) -> str:
+    """`judge changed: not comparable (judge openai/j: served a then, b now)`."""
+    from harness.report.served import change_line
+
+    roles = sorted({c["role"] for c in report.not_comparable}, key=["judge", "embeddings", "system"].index)
+    shown = "; ".join(change_line(c) for c in report.not_comparable[:4])
+    return f"{' and '.join(roles)} changed: not comparable ({shown})"
 
 
 VERDICT_MARK = {
@@ -298,6 +332,7 @@ VERDICT_MARK = {
     "improved": "improved",
     "unchanged": "unchanged",
     "inconclusive": "inconclusive",
+    "not comparable": "not comparable",
 }
 
 
@@ -317,6 +352,8 @@ def gate_line(report: Report) -> str:
         what = [f"{len(report.new_errors) - partial} item(s) unscored"] if len(report.new_errors) > partial else []
         what += [f"{partial} item(s) with judged values missing"] if partial else []
         reasons.append(f"{' and '.join(what)}: the run is incomplete and could not be measured")
+    if report.not_comparable:
+        reasons.append(f"{not_comparable_reason(report)}; save a new baseline with what answers now to compare again")
     differ = [n for n in report.notes if n.startswith("different ") or " differs (" in n]
     caution = f" Compared across different setups: {'; '.join(differ)}." if differ else ""
     if report.failed:
@@ -328,6 +365,9 @@ def markdown(report: Report, base_label: str) -> list[str]:
     """The summary.md section."""
     lines = [f"## Compared with the baseline ({base_label})", ""]
     lines += [f"> {note}" for note in report.notes] + ([""] if report.notes else [])
+    if report.not_comparable:
+        lines += [f"> **{not_comparable_reason(report)}**: no change in scores is called a regression or an "
+                  "improvement; another model answered for the same role.", ""]  # fmt: skip
     if report.fail_margin is not None:
         lines += [gate_line(report), ""]
     lines += [

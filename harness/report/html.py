@@ -19,7 +19,7 @@ from typing import Any
 
 from harness.report import charts
 from harness.report.agreement import markdown_agreement
-from harness.report.markdown import SUITE_COLUMNS, suite_cells
+from harness.report.markdown import SUITE_COLUMNS, served_section, suite_cells
 from harness.report.md_html import to_html
 from harness.report.tables import table_caption, table_header, table_row
 from harness.wellformed import well_formed_text
@@ -184,7 +184,8 @@ def _scores(run: dict[str, Any]) -> str:
 def _benchmark_tables(run: dict[str, Any]) -> str:
     tables = run.get("tables") or []
     agreement = markdown_agreement(run.get("judge_agreement") or [])
-    if not tables and not agreement:
+    served = served_section(run.get("served_models") or {})
+    if not tables and not agreement and not served:
         return ""
     parts = ['<section id="tables"><h2>Benchmark tables</h2>']
     for table in tables:
@@ -200,6 +201,8 @@ def _benchmark_tables(run: dict[str, Any]) -> str:
             parts.append(f'<p class="incomplete"><strong>{_e(table["incomplete"]["message"])}</strong></p>')
     if agreement:
         parts.append(to_html(agreement))
+    if served:
+        parts.append(to_html(served))
     parts.append("</section>")
     return "".join(parts)
 
