@@ -18,7 +18,9 @@ looking at several suites, and honest about what the data cannot tell.
   an improvement (verdict `not comparable`), and the gate fails saying "judge changed: not comparable"
   rather than calling the change in scores a regression.
 - The gate: with `fail_margin` set, a run fails only for a score regression whose whole interval lies
-  below -fail_margin points, for items it could not measure, or for runs that are not comparable.
+  below -fail_margin points, for items it could not measure, or for runs that are not comparable: another
+  model answered, or fewer than MIN_PAIRED_SHARE of the baseline's tasks pair with the run (it fails
+  closed: nothing paired is nothing measured).
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ from typing import Any
 import numpy as np
 
 ALPHA = 0.05
+# The share of the baseline's tasks that must pair with the run for the gate to judge it: below it (every
+# task's version bumped, most tasks renamed) the gate has too little to say a run is fine, and fails closed.
+MIN_PAIRED_SHARE = 0.5
 Z_ALPHA = 1.959964  # two-sided 5 %
 Z_POWER = 0.841621  # 80 % power
 RESAMPLES = 4000
@@ -74,16 +79,34 @@ class Report:
     not_comparable: list[dict[str, Any]] = field(default_factory=list)
     fail_margin: float | None = None
     tolerance: float = 2.0
+    paired: int = 0  # the baseline's tasks (task id, version, variant) that pair with the run
+    baseline_tasks: int = 0
 
     @property
     def regressed(self) -> list[Comparison]:
         return [c for c in self.comparisons if c.gate]
 
     @property
+    def too_few_pairs(self) -> str | None:
+        """Why too little of the baseline pairs with the run to judge it (None when enough does)."""
+        if self.baseline_tasks and self.paired >= MIN_PAIRED_SHARE * self.baseline_tasks:
+            return None
+        why = [f"{len(self.changed_version)} changed version"] if self.changed_version else []
+        why += [f"{len(self.removed)} removed or renamed"] if self.removed else []
+        detail = f" ({', '.join(why)})" if why else ""
+        return (
+            f"not comparable: {self.paired} of the baseline's {self.baseline_tasks} task(s) pair with this run"
+            f"{detail}; at least {MIN_PAIRED_SHARE:.0%} must pair for the gate to judge it"
+        )
+
+    @property
     def failed(self) -> bool:
-        """The gate's verdict: a regression below the margin, items this run could not measure, or a judge,
-        embedding model or system that another model answered for (not comparable)."""
-        return self.fail_margin is not None and bool(self.regressed or self.new_errors or self.not_comparable)
+        """The gate's verdict: a regression below the margin, items this run could not measure, a judge,
+        embedding model or system that another model answered for, or too little of the baseline paired
+        (not comparable): it fails closed."""
+        return self.fail_margin is not None and bool(
+            self.regressed or self.new_errors or self.not_comparable or self.too_few_pairs
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -99,6 +122,9 @@ class Report:
             "not_comparable": self.not_comparable,
             "fail_margin": self.fail_margin,
             "tolerance": self.tolerance,
+            "paired": self.paired,
+            "baseline_tasks": self.baseline_tasks,
+            "too_few_pairs": self.too_few_pairs,
             "failed": self.failed,
         }
 
@@ -194,6 +220,8 @@ def compare(
                     kind = (item.get("error") or {}).get("kind", "error")
                     report.errored.append({"item": _name(key), "side": side, "kind": kind})
         pairs[key[0]].append((before, after))
+        report.paired += 1
+    report.baseline_tasks = len(base_groups)
     for side, groups in (("baseline", base_groups), ("new", new_groups)):
         for key, items in groups.items():
             if _flaky(items):
@@ -355,7 +383,8 @@ def gate_line(report: Report) -> str:
     margin = report.fail_margin or 0.0
     rule = (
         f"it fails for a score regression whose whole 95 % interval lies below {-margin:g} points, "
-        "or for an incomplete run (items this run could not score, or judged values it could not measure)"
+        "or for an incomplete run (items this run could not score, or judged values it could not measure), "
+        f"or when under {MIN_PAIRED_SHARE:.0%} of the baseline's tasks pair with the run"
     )
     reasons = [
         f"{c.suite} {c.delta:+.1f} points [{c.low:+.1f}, {c.high:+.1f}], p = {c.p_adjusted:.3g} (Holm)"
@@ -368,6 +397,8 @@ def gate_line(report: Report) -> str:
         reasons.append(f"{' and '.join(what)}: the run is incomplete and could not be measured")
     if report.not_comparable:
         reasons.append(f"{not_comparable_reason(report)}; save a new baseline with what answers now to compare again")
+    if report.too_few_pairs:
+        reasons.append(f"{report.too_few_pairs}; save a new baseline to compare again")
     differ = [n for n in report.notes if n.startswith("different ") or " differs (" in n]
     caution = f" Compared across different setups: {'; '.join(differ)}." if differ else ""
     if report.flaky_excluded:
