@@ -167,6 +167,22 @@ def _exit_status(codes: list[int]) -> int:
     return max(codes)
 
 
+def served_warnings(ordered: list[Shard]) -> list[str]:
+    """Shards that other models answered for than the first shard's (a provider's swap between machines):
+    the merged scores mix two judges or two systems, and the merged run says so."""
+    from harness.report.served import change_line, served_changes, served_models
+
+    first = served_models(ordered[0].run["results"])
+    warnings = []
+    for shard in ordered[1:]:
+        for change in served_changes(first, served_models(shard.run["results"])):
+            warnings.append(
+                f"{shard.label} against {ordered[0].label}: {change_line(change)}: "
+                f"{change['role']} changed: the merged scores are not comparable across shards"
+            )
+    return warnings
+
+
 def merge_runs(shards: list[Shard], run_id: str, argv: list[str]) -> dict[str, Any]:
     """The merged run document (checked shards in; pure). Results in nodeid order, aggregates recomputed."""
     from harness.benchmarks import run_records
@@ -182,6 +198,7 @@ def merge_runs(shards: list[Shard], run_id: str, argv: list[str]) -> dict[str, A
     warnings: list[str] = []
     for meta in metas:
         warnings += [w for w in meta.get("warnings") or [] if w not in warnings]
+    warnings += served_warnings(ordered)
     record = ordered[0].record
     return {
         "schema_version": first.get("schema_version"),
