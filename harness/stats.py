@@ -156,3 +156,67 @@ def exact_agreement(units: Sequence[Sequence[Any]]) -> float | None:
     if not rated:
         return None
     return sum(len(set(values)) == 1 for values in rated) / len(rated)
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """The chance that at least one of k repeats drawn without replacement from n, c of which passed, passes:
+    1 - C(n-c, k) / C(n, k), the unbiased estimator of pass@k (Chen et al., 2021). k = n: 1 when any passed."""
+    _check_counts(n, c, k)
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """The chance that all of k repeats drawn without replacement from n, c of which passed, pass:
+    C(c, k) / C(n, k), the unbiased estimator of pass^k (tau-bench, Yao et al., 2024). k = n: 1 only when
+    every repeat passed. It falls with k where pass@k rises: the share of tasks a system solves reliably."""
+    _check_counts(n, c, k)
+    return math.comb(c, k) / math.comb(n, k)
+
+
+def _check_counts(n: int, c: int, k: int) -> None:
+    if not 0 <= c <= n or not 1 <= k <= n:
+        raise ValueError(f"pass@k needs 0 <= passed <= repeats and 1 <= k <= repeats; got n={n}, c={c}, k={k}")
+
+
+def clustered_mean_interval(
+    values: Sequence[float], clusters: Sequence[Any], bounds: tuple[float, float] | None = None
+) -> Estimate:
+    """Mean and 95 % interval of values that come in clusters (the repeats of one task), whose values are
+    not independent: the cluster-robust standard error of the mean (CR1, as inspect_ai's clustered `ci()`),
+        se^2 = G / (G - 1) * sum_g (sum_{i in g} (x_i - mean))^2 / N^2,
+    with Student's t on G - 1 degrees of freedom (G clusters, N values). With one value per cluster it is
+    the ordinary interval; with identical repeats it is that of the cluster means, not N times narrower.
+    `bounds` clips the interval to the scale, as in `mean_interval`."""
+    if len(values) != len(clusters):
+        raise ValueError("one cluster label per value")
+    n = len(values)
+    if n == 0:
+        return Estimate(None, None, None, 0)
+    mean = math.fsum(values) / n
+    sums: dict[Any, float] = {}
+    for value, cluster in zip(values, clusters, strict=True):
+        sums[cluster] = sums.get(cluster, 0.0) + (value - mean)
+    g = len(sums)
+    if g < 2:
+        return Estimate(mean, None, None, n)
+    se = math.sqrt(g / (g - 1) * math.fsum(s * s for s in sums.values())) / n
+    half = t975(g - 1) * se
+    low, high = mean - half, mean + half
+    if bounds is not None and all(bounds[0] <= v <= bounds[1] for v in values):
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return Estimate(mean, low, high, n)
+
+
+def repeats_to_detect(effect: float, tasks: int, sd_between: float, sd_within: float) -> int | None:
+    """How many repeats per task a paired gate over `tasks` tasks needs to detect a change of `effect`
+    points at 5 % (two-sided) with 80 % power. A task's paired difference of means over r repeats on each
+    side has variance sd_between^2 + 2 sd_within^2 / r (sd_between: the spread of true per-task changes;
+    sd_within: the spread of one task's repeats), and the gate detects (1.96 + 0.84) * sd / sqrt(tasks).
+    None when no number of repeats is enough: the task-to-task spread alone hides the effect (add tasks)."""
+    if effect <= 0 or tasks < 2:
+        raise ValueError("the effect must be positive and the gate needs at least two tasks")
+    allowed = (effect * math.sqrt(tasks) / (_Z975 + 0.841621)) ** 2  # the largest variance that still detects it
+    room = allowed - sd_between**2
+    if room <= 0:
+        return None
+    return max(1, math.ceil(2 * sd_within**2 / room))

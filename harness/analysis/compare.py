@@ -10,7 +10,9 @@ looking at several suites, and honest about what the data cannot tell.
 - Each comparison is `regressed` or `improved` (adjusted p < 0.05), `unchanged` (not significant and the
   interval lies within +-tolerance) or `inconclusive` (not significant, but the interval is too wide to
   say: the smallest change the data could have detected, at 80 % power, is given).
-- Flaky: a task whose repeats straddle its pass threshold (some pass, some fail), on either side.
+- Flaky: a task whose repeats straddle its pass threshold (some pass, some fail), on either side. A task
+  flaky in the baseline is left out of the pairs (`flaky_excluded`): its pass or fail is chance, so a
+  change there is called neither a regression nor an improvement; it is listed instead.
 - Not comparable: a judge, the embeddings or the system whose served model (what the provider's replies
   named) differs from the baseline's (harness.report.served). No comparison is then called a regression or
   an improvement (verdict `not comparable`), and the gate fails saying "judge changed: not comparable"
@@ -68,6 +70,8 @@ class Report:
     changed_version: list[str] = field(default_factory=list)
     errored: list[dict[str, str]] = field(default_factory=list)  # {item, side, kind}
     flaky: list[dict[str, Any]] = field(default_factory=list)
+    # tasks flaky in the baseline: not paired, so never a regression or an improvement of the gate
+    flaky_excluded: list[str] = field(default_factory=list)
     # unscored in this run, or with judged values missing (the harness's failures): not measured in full
     new_errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -112,6 +116,7 @@ class Report:
             "changed_version": self.changed_version,
             "errored": self.errored,
             "flaky": self.flaky,
+            "flaky_excluded": self.flaky_excluded,
             "new_errors": self.new_errors,
             "notes": self.notes,
             "not_comparable": self.not_comparable,
@@ -147,6 +152,12 @@ def _mean_of(items: list[dict[str, Any]], metric: str) -> float | None:
         if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
             values.append(float(value))
     return statistics.fmean(values) if values else None
+
+
+def _flaky(items: list[dict[str, Any]]) -> bool:
+    """Repeats of one task that straddle its threshold: some passed, some failed."""
+    outcomes = {i.get("outcome") for i in items if i.get("outcome") in ("passed", "failed")}
+    return len(items) > 1 and outcomes == {"passed", "failed"}
 
 
 def paired_test(differences: np.ndarray, seed: int = 0, resamples: int = RESAMPLES) -> tuple[float, float, float]:
@@ -193,11 +204,15 @@ def compare(
     report.added = sorted(_name(k) for k in new_groups.keys() - base_groups.keys())
     report.removed = sorted(_name(k) for k in base_groups.keys() - new_groups.keys())
     shared = sorted(base_groups.keys() & new_groups.keys())
+    flaky_before = {key for key, items in base_groups.items() if _flaky(items)}
     pairs: dict[str, list[tuple[list[dict[str, Any]], list[dict[str, Any]]]]] = defaultdict(list)
     for key in shared:
         before, after = base_groups[key], new_groups[key]
         if {r.get("task_version") for r in before} != {r.get("task_version") for r in after}:
             report.changed_version.append(_name(key))
+            continue
+        if key in flaky_before:  # passing on some repeats, failing on others: a change here is not evidence
+            report.flaky_excluded.append(_name(key))
             continue
         for side, items in (("baseline", before), ("new", after)):
             for item in items:
@@ -209,8 +224,7 @@ def compare(
     report.baseline_tasks = len(base_groups)
     for side, groups in (("baseline", base_groups), ("new", new_groups)):
         for key, items in groups.items():
-            outcomes = {i.get("outcome") for i in items if i.get("outcome") in ("passed", "failed")}
-            if len(items) > 1 and outcomes == {"passed", "failed"}:
+            if _flaky(items):
                 passed = sum(i.get("outcome") == "passed" for i in items)
                 report.flaky.append({"item": _name(key), "side": side, "passed": passed, "repeats": len(items)})
     report.flaky.sort(key=lambda f: (f["item"], f["side"]))
@@ -387,6 +401,8 @@ def gate_line(report: Report) -> str:
         reasons.append(f"{report.too_few_pairs}; save a new baseline to compare again")
     differ = [n for n in report.notes if n.startswith("different ") or " differs (" in n]
     caution = f" Compared across different setups: {'; '.join(differ)}." if differ else ""
+    if report.flaky_excluded:
+        caution += f" {len(report.flaky_excluded)} task(s) flaky in the baseline were not compared (listed)."
     if report.failed:
         return f"The regression gate **fails** ({'; '.join(reasons)}): {rule}.{caution}"
     return f"The regression gate passes: {rule}.{caution}"
@@ -430,4 +446,7 @@ def markdown(report: Report, base_label: str) -> list[str]:
             f"`{f['item']}` ({f['side']}: {f['passed']}/{f['repeats']} passed)" for f in report.flaky[:50]
         )
         lines += ["", f"**Flaky (repeats straddle the threshold, {len(report.flaky)}):** {shown}"]
+    if report.flaky_excluded:
+        shown = ", ".join(f"`{e}`" for e in report.flaky_excluded[:50])
+        lines += ["", f"**Flaky in the baseline, not compared ({len(report.flaky_excluded)}):** {shown}"]
     return lines

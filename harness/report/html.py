@@ -183,9 +183,12 @@ def _scores(run: dict[str, Any]) -> str:
 
 def _benchmark_tables(run: dict[str, Any]) -> str:
     tables = run.get("tables") or []
+    from harness.report.repeats import markdown_repeats
+
     agreement = markdown_agreement(run.get("judge_agreement") or [])
     served = served_section(run.get("served_models") or {})
-    if not tables and not agreement and not served:
+    repeats = markdown_repeats(run.get("repeats") or {})
+    if not tables and not agreement and not served and not repeats:
         return ""
     parts = ['<section id="tables"><h2>Benchmark tables</h2>']
     for table in tables:
@@ -201,6 +204,8 @@ def _benchmark_tables(run: dict[str, Any]) -> str:
             parts.append(f'<p class="incomplete"><strong>{_e(table["incomplete"]["message"])}</strong></p>')
     if agreement:
         parts.append(to_html(agreement))
+    if repeats:
+        parts.append(to_html(repeats))
     if served:
         parts.append(to_html(served))
     parts.append("</section>")

@@ -81,6 +81,11 @@ def render_summary(run: dict[str, Any]) -> str:
     agreement = markdown_agreement(run.get("judge_agreement") or [])
     if agreement:
         lines += ["", *agreement]
+    from harness.report.repeats import markdown_repeats
+
+    repeats = markdown_repeats(run.get("repeats") or {})
+    if repeats:
+        lines += ["", *repeats]
     served = served_section(run.get("served_models") or {})
     if served:
         lines += ["", *served]
@@ -148,6 +153,7 @@ def comparison_section(comparison: dict[str, Any]) -> list[str]:
         changed_version=comparison["changed_version"],
         errored=comparison["errored"],
         flaky=comparison["flaky"],
+        flaky_excluded=comparison.get("flaky_excluded") or [],
         new_errors=comparison.get("new_errors", []),
         notes=comparison["notes"],
         not_comparable=comparison.get("not_comparable") or [],

@@ -19,6 +19,7 @@ from harness.benchmarks import run_records
 from harness.report.aggregate import by_suite, summarize
 from harness.report.agreement import judge_agreement
 from harness.report.markdown import render_summary
+from harness.report.repeats import repeat_summary
 from harness.report.served import served_models
 from harness.report.tables import compute_tables
 from harness.result import RESULT_SCHEMA_VERSION
@@ -93,6 +94,7 @@ def run_sections(results: list[dict[str, Any]], tables: list[dict[str, Any]] | N
         "tables": tables if tables is not None else compute_tables(results),
         "judge_agreement": judge_agreement(results),
         "served_models": served_models(results),
+        "repeats": repeat_summary(results),
     }
 
 
