@@ -134,16 +134,14 @@ def _level(result: dict[str, Any], level_range: tuple[int, int] | None) -> float
 
 
 def write_rows(path: Path, rows: Iterable[dict[str, str]]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from harness.atomic_write import write_atomic
+
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({c: row.get(c, "") for c in COLUMNS})
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(well_formed_text(buffer.getvalue()), encoding="utf-8")
-    temporary.replace(path)  # whole or not at all: a reader never sees half a run
-    return path
+    return write_atomic(path, well_formed_text(buffer.getvalue()))  # a reader never sees half a run
 
 
 NUMERIC = {"score": (0.0, 100.0), "level": (0.0, 100.0), "k": (0.0, 1e6), "n": (0.0, 1e6),

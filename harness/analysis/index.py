@@ -113,9 +113,9 @@ def freeze(result: IndexResult, path: Path) -> Path:
             for name, a, b in zip(result.fit.tasks, result.fit.a, result.fit.b, strict=True)
         },
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    return path
+    from harness.atomic_write import write_atomic
+
+    return write_atomic(path, json.dumps(document, indent=1, sort_keys=True) + "\n")
 
 
 def capability_index(
