@@ -46,6 +46,7 @@ SKELETON_SHARE = 0.03  # no sentence pattern on more than 3 % of pages
 LAYOUTS = sorted(render.LAYOUT_WEIGHTS["YouTube"])
 # The briefs rewritten as trade-offs (issue 27); the set only grows.
 CALIBRATED = {
+    "mk-app-paisaped-sip-india",
     "mk-app-sprigwell-isa-uk",
     "mk-app-liman-wallet-turkey",
     "mk-app-kobojar-savings-ng",
@@ -725,7 +726,7 @@ def test_a_client_who_picked_more_than_the_form_asked_said_it_might() -> None:
 SOFT_SIGNAL = re.compile(
     r"budget|fee|rate card|price|cost|USD|\$|quote|market|share|engagement|comments|saves|bots|suspicious|"
     r"inactive|views|plays|reach|trend|format|integration|dedicated|Shorts?\b|TikToks?\b|bundle|Reels?\b|Stories|Spark|"
-    r"brand[- ]safety|complain|pulled|flagged|controvers|disclos|apolog",
+    r"brand[- ]safety|complain|pulled|flagged|controvers|disclos|apolog|tier-[23]|cit(?:y|ies)",
     re.IGNORECASE,
 )
 
