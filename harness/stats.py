@@ -220,3 +220,90 @@ def repeats_to_detect(effect: float, tasks: int, sd_between: float, sd_within: f
     if room <= 0:
         return None
     return max(1, math.ceil(2 * sd_within**2 / room))
+
+
+def krippendorff_alpha(units: Sequence[Sequence[Any]], metric: str = "nominal") -> float | None:
+    """Krippendorff's alpha with the `nominal`, `ordinal` or `interval` difference function. Each unit holds
+    the values its raters gave (missing ones left out); units with fewer than two values do not count.
+    Ordinal values must sort (their order is the scale's; the distance between two ranks counts the values
+    observed between them, Krippendorff 2011); interval values must be numbers. None when undefined."""
+    from collections import Counter
+
+    if metric not in ("nominal", "ordinal", "interval"):
+        raise ValueError(f"unknown metric {metric!r}: nominal, ordinal or interval")
+    coincidences: Counter[tuple[Any, Any]] = Counter()
+    for values in units:
+        m = len(values)
+        if m < 2:
+            continue
+        for i, a in enumerate(values):
+            for j, b in enumerate(values):
+                if i != j:
+                    coincidences[(a, b)] += 1 / (m - 1)
+    totals: Counter[Any] = Counter()
+    for (a, _), weight in coincidences.items():
+        totals[a] += weight
+    n = sum(totals.values())
+    if n <= 1:
+        return None
+    levels = sorted(totals)
+    if metric == "nominal":
+
+        def delta(a: Any, b: Any) -> float:
+            return 0.0 if a == b else 1.0
+    elif metric == "interval":
+
+        def delta(a: Any, b: Any) -> float:
+            return float(a - b) ** 2
+    else:
+        rank = {v: i for i, v in enumerate(levels)}
+        cumulative = [0.0]
+        for v in levels:
+            cumulative.append(cumulative[-1] + totals[v])
+
+        def delta(a: Any, b: Any) -> float:
+            low, high = sorted((rank[a], rank[b]))
+            between = cumulative[high + 1] - cumulative[low]
+            return (between - (totals[levels[low]] + totals[levels[high]]) / 2) ** 2
+
+    observed = sum(w * delta(a, b) for (a, b), w in coincidences.items()) / n
+    expected = sum(totals[a] * totals[b] * delta(a, b) for a in levels for b in levels) / (n * (n - 1))
+    if expected == 0:
+        return None
+    return 1 - observed / expected
+
+
+def cohen_kappa(a: Sequence[Any], b: Sequence[Any], levels: Sequence[Any], weights: str | None = None) -> float | None:
+    """Cohen's kappa between two raters over the same items (`levels` in the scale's order). `weights`
+    "quadratic": disagreements weigh (i - j)^2 / (k - 1)^2 by how far apart the levels lie (for ordinal
+    levels); "linear": |i - j| / (k - 1); None: every disagreement counts the same. None when undefined
+    (no items, or chance agreement is perfect)."""
+    if len(a) != len(b):
+        raise ValueError("both raters must rate the same items")
+    if not a:
+        return None
+    index = {level: i for i, level in enumerate(levels)}
+    k = len(levels)
+    if k < 2:
+        return None
+
+    def weight(i: int, j: int) -> float:
+        if weights == "quadratic":
+            return (i - j) ** 2 / (k - 1) ** 2
+        if weights == "linear":
+            return abs(i - j) / (k - 1)
+        if weights is None:
+            return float(i != j)
+        raise ValueError(f"unknown weights {weights!r}")
+
+    n = len(a)
+    observed = [[0.0] * k for _ in range(k)]
+    for x, y in zip(a, b, strict=True):
+        observed[index[x]][index[y]] += 1
+    rows = [sum(row) for row in observed]
+    cols = [sum(observed[i][j] for i in range(k)) for j in range(k)]
+    disagreement = sum(weight(i, j) * observed[i][j] for i in range(k) for j in range(k)) / n
+    chance = sum(weight(i, j) * rows[i] * cols[j] for i in range(k) for j in range(k)) / (n * n)
+    if chance == 0:
+        return None
+    return 1 - disagreement / chance

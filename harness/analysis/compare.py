@@ -213,6 +213,7 @@ def compare(
             continue
         if key in flaky_before:  # passing on some repeats, failing on others: a change here is not evidence
             report.flaky_excluded.append(_name(key))
+            report.paired += 1  # it paired; it is left out of the evidence, not missing from the run
             continue
         for side, items in (("baseline", before), ("new", after)):
             for item in items:
