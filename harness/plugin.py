@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -419,6 +420,15 @@ def pytest_cmdline_main(config: pytest.Config) -> Any:
     return (yield)
 
 
+def _report_not_written(config: pytest.Config, reason: str) -> None:
+    line = f"harness ERROR: the run's report was not written: {reason} (no file was left half-written)"
+    reporter = config.pluginmanager.getplugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(line, red=True)
+    else:
+        print(line, file=sys.stderr)
+
+
 def _stop_local_model(state: RunState) -> None:
     service, state.local_model = state.local_model, None
     if service is not None:
@@ -453,7 +463,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
     state.finished_at = time.time()
     settings = config.stash[SETTINGS]
-    run = write_run(config, state, settings, exitstatus)
+    from harness.atomic_write import WriteFailed
+
+    try:
+        run = write_run(config, state, settings, exitstatus)
+    except WriteFailed as exc:  # a full disk: one line, nothing half-written, the history not counting the run
+        _report_not_written(config, str(exc))
+        session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+        return
     config.hook.pytest_harness_report(config=config, run=run)
     if settings.fail_margin is not None and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         # The regression gate decides: a regression, or items it could not measure; not the thresholds.

@@ -376,14 +376,25 @@ class AgentSolver:
         timeout = (limits.time_limit_s if limits is not None else None) or self.timeout_s
         try:
             async with asyncio.timeout(timeout):
-                return await self._call(prompt, kwargs, trajectory, session)
+                answer = await self._call(prompt, kwargs, trajectory, session)
         except TimeoutError as exc:
             # A hung agent is the system's failure (score 0), never a stalled run. A sync agent's thread
             # cannot be killed: it is abandoned, and its late answer is never read.
+            if session is not None:
+                await self.gateway.finish_session(session)  # its calls in flight are recorded on the item
             raise AgentError(f"the agent {self.name} did not finish within {timeout:g} s") from exc
+        except HarnessError:
+            if session is not None:
+                await self.gateway.finish_session(session)
+            raise
         finally:
             if session is not None:
-                self.gateway.close_session(session)
+                self.gateway.close_session(session)  # cancelled: revoked at least
+        if session is not None:
+            await self.gateway.finish_session(session)
+            if session.failures:  # a call still in flight when the agent returned was refused
+                raise session.failures[0]
+        return answer
 
     async def _call(self, prompt: str, kwargs: dict[str, Any], trajectory: Trajectory, session: Any) -> Answer:
         try:
