@@ -445,6 +445,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_commands(sub, _add_common)
     add_judge_commands(sub, _add_common)
 
+    from harness.solve.commands import add_command as add_solve
+
+    add_solve(sub)
+
     schema = sub.add_parser("schema", help="print the JSON Schema of task files")
     schema.add_argument("--output", default=None)
     _add_common(schema, table=False)

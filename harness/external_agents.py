@@ -140,9 +140,11 @@ class _GatewayAgent:
         try:
             text = await self._run(document, access, session, timeout)
         except HarnessError as exc:
+            await self.gateway.finish_session(session)  # the calls still in flight belong to this item
             raise session.first_failure() or exc from None
         finally:
-            self.gateway.close_session(session)
+            self.gateway.close_session(session)  # cancelled: revoked at least
+        await self.gateway.finish_session(session)
         if (failure := session.first_failure()) is not None:
             raise failure  # the agent carried on after a refused call: its answer is not the run's answer
         return Answer(text=text, tool_calls=trajectory.steps)
