@@ -509,8 +509,14 @@ def build_parser() -> argparse.ArgumentParser:
     merge.set_defaults(func=cmd_merge)
 
     from harness.analysis.commands import add_commands
+    from harness.analysis.judge_commands import add_commands as add_judge_commands
 
     add_commands(sub, _add_common)
+    add_judge_commands(sub, _add_common)
+
+    from harness.solve.commands import add_command as add_solve
+
+    add_solve(sub)
 
     schema = sub.add_parser("schema", help="print the JSON Schema of task files")
     schema.add_argument("--output", default=None)

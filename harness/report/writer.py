@@ -19,6 +19,8 @@ from harness.benchmarks import run_records
 from harness.report.aggregate import by_suite, summarize
 from harness.report.agreement import judge_agreement
 from harness.report.markdown import render_summary
+from harness.report.repeats import repeat_summary
+from harness.report.served import served_models
 from harness.report.tables import compute_tables
 from harness.result import RESULT_SCHEMA_VERSION
 from harness.secrets import redact
@@ -76,11 +78,29 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
             "local_models": local,
             "notice": LOCAL_NOTICE if local else None,
             "warnings": [*settings.warnings, *state.warnings],
+            "calibration": _calibration(results, settings),
             **run_fields(config),  # inputs (what the run read), shard (with --shard)
         },
         **run_sections(results, state.tables),
         "results": results,
     }
+
+
+def _calibration(results: list[dict[str, Any]], settings: Settings) -> list[dict[str, Any]]:
+    """The calibration each labelled set covering the run's suites holds for its judges (`found` false
+    when they were never calibrated on it); a problem reading them is recorded, never the loss of the run."""
+    from harness.calibration.records import run_calibration
+
+    suites = {str(r.get("suite")) for r in results if r.get("suite")}
+    try:
+        return run_calibration(
+            settings.labelled_sets or settings.rootdir / "calibration",
+            settings.report_dir,
+            suites,
+            settings.judge_models,
+        )
+    except Exception as exc:  # the run's own files come first
+        return [{"error": f"{type(exc).__name__}: {exc}"}]
 
 
 def run_sections(results: list[dict[str, Any]], tables: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -91,6 +111,8 @@ def run_sections(results: list[dict[str, Any]], tables: list[dict[str, Any]] | N
         "suites": by_suite(results),
         "tables": tables if tables is not None else compute_tables(results),
         "judge_agreement": judge_agreement(results),
+        "served_models": served_models(results),
+        "repeats": repeat_summary(results),
     }
 
 
