@@ -6,12 +6,14 @@ budget is refused, and nothing the solver sees holds the task's ground truth or 
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import json
 import os
 import select
 import shutil
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -75,8 +77,12 @@ class Terminal:
 
     def __init__(self, argv: list[str], cwd: Path) -> None:
         self.master, slave = os.openpty()
-        self.process = subprocess.Popen(argv, cwd=cwd, env={**env(), "TERM": "xterm"}, stdin=slave, stdout=slave,
-                                        stderr=slave, close_fds=True)  # fmt: skip
+        # A session of its own with the terminal as its controlling terminal, as a login shell gives it:
+        # Ctrl-C typed there reaches the program as SIGINT.
+        self.process = subprocess.Popen(
+            argv, cwd=cwd, env={**env(), "TERM": "xterm"}, stdin=slave, stdout=slave, stderr=slave, close_fds=True,
+            start_new_session=True, preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+        )  # fmt: skip
         os.close(slave)
         self.buffer = ""
         self.cursor = 0
@@ -134,6 +140,8 @@ def test_a_person_solves_a_task_at_a_terminal_and_the_run_scores_it(harbour: Pat
         assert "Sep 2014 - Aug 2019" in page and "calls: 2 of 2 used, 0 left" in page
         term.send("search Deltameet")
         assert "refused: the call budget is used up (2 of 2)" in term.expect("solve> ")
+        os.write(term.master, b"half a line\x03")  # Ctrl-C: the line is dropped, the solve and its run go on
+        assert "type quit to give up" in term.expect("solve> ")
         term.send("budget")
         assert "calls: 2 of 2 used, 0 left" in term.expect("solve> ")
         term.send("answer")

@@ -154,8 +154,10 @@ def run(
     if not folder:
         raise RuntimeError(f"harness.solve.agent runs under `harness solve` ({SESSION_ENV} is not set)")
     session = Session(Path(folder))
-    if session.state() is not None:
-        raise RuntimeError("a solve session serves one item; this run selected more than one (name one task)")
+    try:  # the first item claims the session, atomically: items may start together
+        os.close(os.open(session.folder / "claimed", os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        raise RuntimeError("a solve session serves one item; this run selected more than one (name one)") from None
     config = session.config() or {}
     limits = limits or LoopLimits()
     desk = Desk(session, prompt_text(prompt, system), tools, call_budget(config.get("budget"), limits), limits)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
+import os
 import re
 import sys
 from pathlib import Path
@@ -60,6 +61,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     except SolveError as exc:
         print(f"harness solve: {exc}", file=sys.stderr if exc.code != 1 else sys.stdout)
         return exc.code
+    except BrokenPipeError:  # the reader went away (`... search x | head`): not an error of the solve
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _solve(args: argparse.Namespace) -> int:
@@ -139,7 +143,11 @@ def _repl(client: Client, task: str, state: dict[str, Any], supervisor: Any) -> 
                 client.send({"op": "quit"})
     print("scoring ...", flush=True)
     alive = (lambda: supervisor.poll() is None) if supervisor is not None else (lambda: supervisor_alive(session))
-    result = client.wait_result(None, alive)
+    try:
+        result = client.wait_result(None, alive)
+    except KeyboardInterrupt:
+        print(f"\nthe run goes on; the score: harness solve --session {session.folder} wait")
+        return 130
     print(result_text(result))
     print(f"session: {session.folder} (log.jsonl: every call)")
     return 0 if result.get("score") is not None else 1

@@ -151,7 +151,10 @@ class Client:
         state = self.session.state()
         if not state or state.get("status") != "open" or not state.get("socket"):
             status = (state or {}).get("status", "not started")
-            raise SolveError(f"the session is not open (status: {status})")
+            raise SolveError(f"the session is not open (status: {status}); wait shows the result")
+        result = self.session.result()
+        if result is not None:  # the run has ended (a time limit, say) while the state still says open
+            raise SolveError(f"the run is over (outcome {result.get('outcome') or 'none'}); wait shows the result")
         try:
             reply = protocol.request(Path(state["socket"]), message)
         except protocol.ProtocolError as exc:
@@ -276,9 +279,11 @@ def read_answer_file(name: str, stdin: TextIO) -> str:
 
 def header(state: dict[str, Any], prompt: str, task: str) -> str:
     tools = ", ".join(state.get("tools") or [])
+    limit = state.get("time_limit_minutes")
+    time_note = f"a time limit of {limit:g} minutes, counted" if limit else "the minutes count"
     rule = "-" * 72
     return (
-        f"task {task}: {state.get('call_budget')} calls ({tools}); the minutes count from now.\n"
+        f"task {task}: {state.get('call_budget')} calls ({tools}); {time_note} from now.\n"
         f"{rule}\n{prompt.rstrip()}\n{rule}"
     )
 

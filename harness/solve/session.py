@@ -1,6 +1,7 @@
 """The session folder: what the front end, the agent inside the run and the supervisor share.
 
     session.json   what to run (task, node id, budget, the pytest command); written once by the front end
+    claimed        made by the first item the run hands to the agent (a session serves one item)
     state.json     the agent's side: status, socket, budget, calls used, when the prompt was shown
     prompt.txt     the rendered prompt, as the agent got it
     log.jsonl      every call (with its output), refusal, answer and quit, each with a UTC timestamp
