@@ -233,6 +233,27 @@ def test_giving_up_scores_zero_and_says_so(harbour: Path) -> None:
     assert "gave up without answering" in waited.stdout
 
 
+def test_the_tasks_time_limit_ends_a_solve_as_it_ends_any_agents(harbour: Path) -> None:
+    session = harbour / "t"
+    started = subprocess.run(solve_args(harbour, f"{TASK}-timed", "--session", str(session), "--detach"),
+                             cwd=harbour, env=env(), capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert started.returncode == 0, started.stderr
+    assert "a time limit of 0.05 minutes" in started.stdout
+    deadline = time.monotonic() + 60
+    while json.loads((session / "state.json").read_text())["status"] != "stopped":
+        assert time.monotonic() < deadline, "the time limit did not end the solve"
+        time.sleep(0.2)
+    base = [sys.executable, "-m", "harness.cli", "solve", "--session", str(session)]
+    late = subprocess.run([*base, "search", "Deltameet"], cwd=harbour, env=env(), capture_output=True, text=True)
+    assert late.returncode == 1 and "status: stopped" in late.stdout
+    waited = subprocess.run([*base, "wait"], cwd=harbour, env=env(), capture_output=True, text=True, timeout=120)
+    assert "score 0.0" in waited.stdout and "did not finish within 3 s" in waited.stdout
+    assert [json.loads(line)["event"] for line in (session / "log.jsonl").read_text().splitlines()] == [
+        "start",
+        "stopped",
+    ]
+
+
 def test_a_task_is_named_by_its_id_or_its_node_id(harbour: Path) -> None:
     node = f"evals/recruitment/harbour.yaml::{TASK}"
     assert resolve_node(TASK, harbour) == node

@@ -43,8 +43,17 @@ def prompt_text(prompt: str, system: str | None) -> str:
 class Desk:
     """One item's solve: the tools, the budget and the clock, answering the front end's requests."""
 
-    def __init__(self, session: Session, prompt: str, tools: list[Tool], budget: int, limits: LoopLimits) -> None:
+    def __init__(
+        self,
+        session: Session,
+        prompt: str,
+        tools: list[Tool],
+        budget: int,
+        limits: LoopLimits,
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
         self.session = session
+        self.loop = loop  # the run's: tools run there, as they do for every agent
         self.prompt = prompt
         self.tools = {tool.name: tool for tool in tools}
         self.budget = budget
@@ -55,6 +64,7 @@ class Desk:
         self.started_at = utc_now()
         self.answer: str | None = None
         self.finished = threading.Event()
+        self.done = asyncio.Event()  # the same moment, for the agent awaiting it on the run's loop
         self.socket: Path | None = None
 
     def minutes(self) -> float:
@@ -83,6 +93,11 @@ class Desk:
             },
         )
 
+    def finish(self) -> None:
+        """No call after this one; the agent, awaiting on the run's loop, returns."""
+        self.finished.set()
+        self.loop.call_soon_threadsafe(self.done.set)
+
     def handle(self, message: dict[str, Any]) -> dict[str, Any]:
         op = message["op"]
         if op in ("hello", "budget"):
@@ -102,11 +117,11 @@ class Desk:
             self.answer = text
             self.session.answer_path.write_text(text, encoding="utf-8")
             self.session.log("answer", chars=len(text), **self.budget_fields())
-            self.finished.set()
+            self.finish()
             return {"ok": True, **self.budget_fields()}
         # quit
         self.session.log("quit", **self.budget_fields())
-        self.finished.set()
+        self.finish()
         return {"ok": True, **self.budget_fields()}
 
     def _call(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -125,7 +140,8 @@ class Desk:
                 **self.budget_fields(),
             }
         started = time.monotonic()
-        output = asyncio.run(run_tool(self.tools[name], json.dumps(arguments, ensure_ascii=False)))
+        call = run_tool(self.tools[name], json.dumps(arguments, ensure_ascii=False))
+        output = asyncio.run_coroutine_threadsafe(call, self.loop).result()
         self.used += 1
         fields = self.budget_fields()
         self.session.log(
@@ -141,7 +157,7 @@ class Desk:
         return {"ok": True, "output": output, **fields}
 
 
-def run(
+async def run(
     prompt: str,
     *,
     tools: list[Tool],
@@ -149,7 +165,8 @@ def run(
     task: dict[str, Any] | None = None,
     limits: LoopLimits | None = None,
 ) -> str:
-    """Serve the prompt and the tools until the solver answers; the answer is the item's answer."""
+    """Serve the prompt and the tools until the solver answers; the answer is the item's answer. A task's
+    time limit ends the solve as it ends any agent (the item scores 0); the session says so."""
     folder = os.environ.get(SESSION_ENV)
     if not folder:
         raise RuntimeError(f"harness.solve.agent runs under `harness solve` ({SESSION_ENV} is not set)")
@@ -160,15 +177,21 @@ def run(
         raise RuntimeError("a solve session serves one item; this run selected more than one (name one)") from None
     config = session.config() or {}
     limits = limits or LoopLimits()
-    desk = Desk(session, prompt_text(prompt, system), tools, call_budget(config.get("budget"), limits), limits)
+    budget = call_budget(config.get("budget"), limits)
+    desk = Desk(session, prompt_text(prompt, system), tools, budget, limits, asyncio.get_running_loop())
     session.prompt_path.write_text(desk.prompt, encoding="utf-8")
     desk.socket = session.socket_path()
     server = Server(desk.socket, desk.handle)
     try:
         session.log("start", task=(task or {}).get("id"), **desk.budget_fields())
         desk.write_state("open")
-        desk.finished.wait()
+        await desk.done.wait()
         desk.write_state("answered" if desk.answer is not None else "quit")
+    except asyncio.CancelledError:  # the task's time limit (or the run's end)
+        desk.finished.set()
+        session.log("stopped", reason="the time limit or the run's end", **desk.budget_fields())
+        desk.write_state("stopped")
+        raise
     finally:
         server.close()
     if desk.answer is None:

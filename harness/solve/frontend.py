@@ -35,6 +35,13 @@ ONE_SHOT = """commands (one per call: harness solve --session DIR COMMAND ...):
   budget | prompt | tools | wait (the score, once answered) | quit (give up: the item scores 0)"""
 
 
+ENDED = {
+    "answered": "the answer was given",
+    "quit": "the solve was given up",
+    "stopped": "the task's time limit ran out",
+}
+
+
 class SolveError(Exception):
     """Something the solver is told in one line (a refused call, a session that is over, bad input)."""
 
@@ -135,9 +142,8 @@ class Client:
             state = self.session.state()
             if state and state.get("status") == "open" and state.get("socket"):
                 return state
-            if state and state.get("status") in ("answered", "quit"):
-                raise SolveError("the session has ended: " + ("the answer was given" if state["status"] == "answered"
-                                                              else "the solve was given up"))  # fmt: skip
+            if state and state.get("status") in ENDED:
+                raise SolveError(f"the session has ended: {ENDED[state['status']]}")
             result = self.session.result()
             if result is not None:
                 raise SolveError(f"the run ended before the task was served: {result.get('error') or result}")
