@@ -9,6 +9,7 @@ import datetime as dt
 import fcntl
 import json
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -231,6 +232,14 @@ def test_giving_up_scores_zero_and_says_so(harbour: Path) -> None:
     waited = subprocess.run([*base, "wait"], cwd=harbour, env=env(), capture_output=True, text=True, timeout=120)
     assert "score 0.0" in waited.stdout and "outcome failed" in waited.stdout
     assert "gave up without answering" in waited.stdout
+
+    # A run that stops before serving the task says why in one line, and is never taken for the run before it.
+    bad = subprocess.run([*solve_args(harbour, TASK, "--session", str(harbour / "bad"), "--detach"),
+                          "--judge-model", "no such model"], cwd=harbour, env=env(), capture_output=True, text=True,
+                         timeout=300)  # fmt: skip
+    assert bad.returncode == 1
+    assert "--judge-model must name one model or several separated by commas" in bad.stdout
+    assert not re.search(r"score \d", bad.stdout) and "outcome" not in bad.stdout
 
 
 def test_the_tasks_time_limit_ends_a_solve_as_it_ends_any_agents(harbour: Path) -> None:

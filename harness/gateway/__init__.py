@@ -176,7 +176,7 @@ class Gateway:
             await asyncio.gather(*list(session.pending), return_exceptions=True)
 
     def access(self, session: ItemSession) -> GatewayAccess:
-        import sys
+        from harness.sandbox import interpreter  # the path the sandbox shows this Python at
 
         root = f"http://127.0.0.1:{self.port}"
         return GatewayAccess(
@@ -184,7 +184,7 @@ class Gateway:
             api_key=session.token,
             mcp_url=f"{root}/mcp",
             tools_url=f"{root}/v1/harness/tools",
-            mcp_stdio=(sys.executable, "-m", "harness.gateway.mcp_stdio"),
+            mcp_stdio=(str(interpreter()), "-m", "harness.gateway.mcp_stdio"),
         )
 
     def _session(self, request: Any) -> ItemSession | None:

@@ -146,7 +146,8 @@ class Client:
                 raise SolveError(f"the session has ended: {ENDED[state['status']]}")
             result = self.session.result()
             if result is not None:
-                raise SolveError(f"the run ended before the task was served: {result.get('error') or result}")
+                said = result.get("error") or f"outcome {result.get('outcome')}"
+                raise SolveError(f"the run ended before the task was served: {said}; see {self.session.run_log_path}")
             if not alive():
                 raise SolveError(f"the run stopped before the task was served; see {self.session.folder}/run.log")
             if time.monotonic() > deadline:
