@@ -9,6 +9,7 @@ import datetime as dt
 import fcntl
 import json
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -232,17 +233,28 @@ def test_giving_up_scores_zero_and_says_so(harbour: Path) -> None:
     assert "score 0.0" in waited.stdout and "outcome failed" in waited.stdout
     assert "gave up without answering" in waited.stdout
 
+    # A run that stops before serving the task says why in one line, and is never taken for the run before it.
+    bad = subprocess.run([*solve_args(harbour, TASK, "--session", str(harbour / "bad"), "--detach"),
+                          "--judge-model", "no such model"], cwd=harbour, env=env(), capture_output=True, text=True,
+                         timeout=300)  # fmt: skip
+    assert bad.returncode == 1
+    assert "--judge-model must name one model or several separated by commas" in bad.stdout
+    assert not re.search(r"score \d", bad.stdout) and "outcome" not in bad.stdout
+
 
 def test_the_tasks_time_limit_ends_a_solve_as_it_ends_any_agents(harbour: Path) -> None:
-    session = harbour / "t"
+    session = harbour / ("a-session-folder-whose-path-is-too-long-for-a-unix-socket-" * 2)  # its own socket folder
     started = subprocess.run(solve_args(harbour, f"{TASK}-timed", "--session", str(session), "--detach"),
                              cwd=harbour, env=env(), capture_output=True, text=True, timeout=300)  # fmt: skip
     assert started.returncode == 0, started.stderr
     assert "a time limit of 0.05 minutes" in started.stdout
+    socket = Path(json.loads((session / "state.json").read_text())["socket"])
+    assert socket.exists() and session not in socket.parents
     deadline = time.monotonic() + 60
     while json.loads((session / "state.json").read_text())["status"] != "stopped":
         assert time.monotonic() < deadline, "the time limit did not end the solve"
         time.sleep(0.2)
+    assert not socket.parent.exists()
     base = [sys.executable, "-m", "harness.cli", "solve", "--session", str(session)]
     late = subprocess.run([*base, "search", "Deltameet"], cwd=harbour, env=env(), capture_output=True, text=True)
     assert late.returncode == 1 and "status: stopped" in late.stdout
@@ -252,6 +264,10 @@ def test_the_tasks_time_limit_ends_a_solve_as_it_ends_any_agents(harbour: Path) 
         "start",
         "stopped",
     ]
+    budget = subprocess.run([*base, "budget"], cwd=harbour, env=env(), capture_output=True, text=True)
+    assert "calls: 0 of 8 used, 8 left" in budget.stdout and "the task's time limit ran out" in budget.stdout
+    assert "hydrographic engineer" in subprocess.run([*base, "prompt"], cwd=harbour, env=env(), capture_output=True,
+                                                     text=True).stdout  # fmt: skip
 
 
 def test_a_task_is_named_by_its_id_or_its_node_id(harbour: Path) -> None:

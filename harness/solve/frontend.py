@@ -146,7 +146,8 @@ class Client:
                 raise SolveError(f"the session has ended: {ENDED[state['status']]}")
             result = self.session.result()
             if result is not None:
-                raise SolveError(f"the run ended before the task was served: {result.get('error') or result}")
+                said = result.get("error") or f"outcome {result.get('outcome')}"
+                raise SolveError(f"the run ended before the task was served: {said}; see {self.session.run_log_path}")
             if not alive():
                 raise SolveError(f"the run stopped before the task was served; see {self.session.folder}/run.log")
             if time.monotonic() > deadline:
@@ -254,6 +255,11 @@ def tool_command(client: Client, command: str, rest: str) -> Reply:
 
 
 def info_command(client: Client, command: str) -> Reply:
+    state = client.session.state() or {}
+    if command in ("budget", "prompt") and state.get("status") in ENDED:  # over: as the session left them
+        if command == "budget":
+            return Reply(f"{budget_line(state)} (the session has ended: {ENDED[state['status']]})")
+        return Reply(client.session.prompt_path.read_text(encoding="utf-8").rstrip())
     if command == "budget":
         return Reply(budget_line(client.send({"op": "budget"})))
     if command == "prompt":
