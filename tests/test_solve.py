@@ -243,15 +243,18 @@ def test_giving_up_scores_zero_and_says_so(harbour: Path) -> None:
 
 
 def test_the_tasks_time_limit_ends_a_solve_as_it_ends_any_agents(harbour: Path) -> None:
-    session = harbour / "t"
+    session = harbour / ("a-session-folder-whose-path-is-too-long-for-a-unix-socket-" * 2)  # its own socket folder
     started = subprocess.run(solve_args(harbour, f"{TASK}-timed", "--session", str(session), "--detach"),
                              cwd=harbour, env=env(), capture_output=True, text=True, timeout=300)  # fmt: skip
     assert started.returncode == 0, started.stderr
     assert "a time limit of 0.05 minutes" in started.stdout
+    socket = Path(json.loads((session / "state.json").read_text())["socket"])
+    assert socket.exists() and session not in socket.parents
     deadline = time.monotonic() + 60
     while json.loads((session / "state.json").read_text())["status"] != "stopped":
         assert time.monotonic() < deadline, "the time limit did not end the solve"
         time.sleep(0.2)
+    assert not socket.parent.exists()
     base = [sys.executable, "-m", "harness.cli", "solve", "--session", str(session)]
     late = subprocess.run([*base, "search", "Deltameet"], cwd=harbour, env=env(), capture_output=True, text=True)
     assert late.returncode == 1 and "status: stopped" in late.stdout
@@ -261,6 +264,10 @@ def test_the_tasks_time_limit_ends_a_solve_as_it_ends_any_agents(harbour: Path) 
         "start",
         "stopped",
     ]
+    budget = subprocess.run([*base, "budget"], cwd=harbour, env=env(), capture_output=True, text=True)
+    assert "calls: 0 of 8 used, 8 left" in budget.stdout and "the task's time limit ran out" in budget.stdout
+    assert "hydrographic engineer" in subprocess.run([*base, "prompt"], cwd=harbour, env=env(), capture_output=True,
+                                                     text=True).stdout  # fmt: skip
 
 
 def test_a_task_is_named_by_its_id_or_its_node_id(harbour: Path) -> None:

@@ -255,6 +255,11 @@ def tool_command(client: Client, command: str, rest: str) -> Reply:
 
 
 def info_command(client: Client, command: str) -> Reply:
+    state = client.session.state() or {}
+    if command in ("budget", "prompt") and state.get("status") in ENDED:  # over: as the session left them
+        if command == "budget":
+            return Reply(f"{budget_line(state)} (the session has ended: {ENDED[state['status']]})")
+        return Reply(client.session.prompt_path.read_text(encoding="utf-8").rstrip())
     if command == "budget":
         return Reply(budget_line(client.send({"op": "budget"})))
     if command == "prompt":
