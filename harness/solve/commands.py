@@ -50,6 +50,8 @@ def add_command(sub: Any) -> None:
     solve.add_argument("--report-dir", default="reports", help="where the run writes its report (default: reports)")
     solve.add_argument("--pytest", default="", metavar="ARGS", help='more options for the run, as one string: '
                        '--pytest="--cache-dir /tmp/c"')  # fmt: skip
+    solve.add_argument("--idle-minutes", type=float, default=120.0, help="a solve with no command for this long "
+                       "ends, unanswered (default: 120; 0: never)")  # fmt: skip
     solve.add_argument("--timeout", type=float, default=None, help="seconds `wait` waits for the score (default: "
                        "until it comes)")  # fmt: skip
     solve.set_defaults(func=cmd_solve)
@@ -111,6 +113,7 @@ def _start(args: argparse.Namespace, session: Session | None) -> int:
             "task": task,
             "node": node,
             "budget": args.budget,
+            "idle_minutes": args.idle_minutes,
             "cwd": str(root),
             "report_dir": str(report_dir),
             "command": pytest_command(node, options),
