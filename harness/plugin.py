@@ -181,7 +181,37 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     if not session.config.option.collectonly:
         _check_before_any_call(session.config)
+        _check_judge_calibration(session)
     _freeze_heap()
+
+
+def _check_judge_calibration(session: pytest.Session) -> None:
+    """--min-judge-agreement: the judges' calibration on each suite's labelled set, before any call."""
+    settings = session.config.stash[SETTINGS]
+    if settings.min_judge_agreement is None:
+        return
+    from harness.calibration.records import gate_problem, run_calibration
+    from harness.errors import ConfigError
+
+    suites = {item.task.suite for item in session.items if isinstance(item, TaskItem)}
+    try:
+        entries = run_calibration(
+            settings.labelled_sets or settings.rootdir / "calibration",
+            settings.report_dir,
+            suites,
+            settings.judge_models,
+        )
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from exc
+    if not entries:
+        session.config.stash[RUN_STATE].warnings.append(
+            f"--min-judge-agreement {settings.min_judge_agreement:g}: no labelled set covers the suites "
+            f"{', '.join(sorted(suites))}; the judges were not checked"
+        )
+        return
+    problem = gate_problem(entries, settings.min_judge_agreement)
+    if problem is not None:
+        raise pytest.UsageError(problem)
 
 
 def _check_cache_url(config: pytest.Config, settings: Any) -> None:

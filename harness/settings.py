@@ -253,6 +253,22 @@ def add_options(parser: Any) -> None:
         "longer fail the run.",
     )
     add("--tolerance", type=float, default=2.0, help="Changes within +-this many points count as unchanged.")
+    add(
+        "--min-judge-agreement",
+        type=float,
+        default=None,
+        metavar="KAPPA",
+        help="Refuse the run, before any call, unless every judge's agreement with the labelled set of each "
+        "suite it judges (its calibration by `harness judges calibrate`: quadratic kappa on levels, kappa on "
+        "creator verdicts) is at least KAPPA.",
+    )
+    add(
+        "--labelled-sets",
+        default=None,
+        metavar="DIR",
+        help="Where the labelled sets are that --min-judge-agreement and run.calibration look up (default: "
+        "calibration/ under the project's root).",
+    )
     add("--save-baseline", default=None, metavar="PATH", help="Copy this run's results.json to PATH.")
     add(
         "--no-html",
@@ -317,6 +333,8 @@ class Settings:
     baseline: Path | None = None
     fail_margin: float | None = None
     tolerance: float = 2.0
+    min_judge_agreement: float | None = None
+    labelled_sets: Path | None = None  # None: <rootdir>/calibration
     save_baseline: Path | None = None
     sample: int | None = None
     shard: tuple[int, int] | None = None  # (K, N), 1-based
@@ -412,6 +430,7 @@ class Settings:
             "cache_url": redact_url(self.cache_url),
             "run_group": self.run_group,
             "pass_threshold": self.pass_threshold,
+            "min_judge_agreement": self.min_judge_agreement,
             "max_cost_usd": self.max_cost_usd,
             "sut_settings": self.sut_settings,
             "benchmark_options": self.benchmark_options,
@@ -427,6 +446,30 @@ def system_label(options: dict[str, Any]) -> str:
     if options.get("agent_url"):
         return f"agent-url:{options['agent_url']}"
     return str(options.get("model"))
+
+
+def _agent_env_problems(opt: Any, judges: list[str]) -> list[str]:
+    """--agent-env never hands a command agent one of the run's own provider keys: a variable the run reads
+    a key from (--*-api-key-env, or the provider's own, OPENAI_API_KEY for openai/...), nor a copy of one
+    under another name. The agent reaches --model through the gateway, with its item's key."""
+    import os
+
+    names = {opt.api_key_env, opt.judge_api_key_env, opt.embedding_api_key_env}
+    for model in [opt.model, *judges, opt.embedding_model]:
+        if model and "/" in model and not model.startswith("local/"):
+            names.add(f"{model.split('/', 1)[0].upper().replace('-', '_')}_API_KEY")
+    names.discard(None)
+    keys = {os.environ[n] for n in names if n and os.environ.get(n)}
+    problems = []
+    for name in opt.agent_env:
+        value = os.environ.get(name)
+        if name in names or (value and value in keys):
+            how = "names" if name in names else "holds a copy of"
+            problems.append(
+                f"--agent-env {name} {how} one of the run's own provider keys: an agent never gets one (it reaches "
+                "--model through the gateway, with a key of its item); give it a credential of its own"
+            )
+    return problems
 
 
 def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, Any] | None = None) -> Settings:
@@ -507,6 +550,8 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         problems.append(f"--fail-on-regression MARGIN must be 0 or more points, got {opt.fail_on_regression}")
     if not opt.tolerance >= 0:
         problems.append(f"--tolerance must be 0 or more points, got {opt.tolerance}")
+    if opt.min_judge_agreement is not None and not -1 <= opt.min_judge_agreement <= 1:
+        problems.append(f"--min-judge-agreement must be a kappa from -1 to 1, got {opt.min_judge_agreement}")
     if not opt.agent_timeout > 0:
         problems.append(f"--agent-timeout must be positive, got {opt.agent_timeout}")
     if opt.agent_memory_mb < 64:
@@ -546,6 +591,7 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
             problems.append(
                 f"--{name.replace('_', '-')} names an environment variable (like MY_KEY), got {_shown(value)}"
             )
+    problems += _agent_env_problems(opt, judges)
     if problems:
         raise ConfigError("; ".join(problems))
     model = opt.model or LOCAL_CHAT_MODEL
@@ -587,6 +633,8 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         baseline=baseline,
         fail_margin=opt.fail_on_regression,
         tolerance=opt.tolerance,
+        min_judge_agreement=opt.min_judge_agreement,
+        labelled_sets=Path(opt.labelled_sets) if opt.labelled_sets else None,
         save_baseline=Path(opt.save_baseline) if opt.save_baseline else None,
         sample=opt.sample,
         shard=shard,

@@ -304,7 +304,8 @@ class AgentSolver:
     """The user's own agent: `module:callable`, sync or async, called as agent(prompt, ...).
 
     It may accept any of `tools=` (the task's tools, each call recorded), `system=`, `task=` (a dict with
-    id, suite, kind, version, variant, repeat, metadata), `model=` (a ModelHandle on the base model:
+    id, suite, kind, version, variant, repeat, metadata), `limits=` (the task's LoopLimits: a budget the
+    agent may keep to), `model=` (a ModelHandle on the base model:
     cached, budgeted, recorded, replayable) and `gateway=` (a harness.gateway.GatewayAccess: an
     OpenAI-compatible base URL and key for this item, and its tools over MCP, for agent frameworks that
     make their own calls). It returns a string, a dict with an "answer" key, or an object with an `answer`
@@ -353,7 +354,7 @@ class AgentSolver:
     ) -> Answer:
         trajectory = Trajectory()
         recorded = recorded_tools(tools, trajectory)
-        offered = {"tools": recorded, "system": system, "task": task, "model": model}
+        offered = {"tools": recorded, "system": system, "task": task, "model": model, "limits": limits}
         kwargs = {name: value for name, value in offered.items() if value is not None and self._wants(name)}
         if "tools" not in kwargs and self._wants("tools"):
             kwargs["tools"] = []

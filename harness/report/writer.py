@@ -78,11 +78,29 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
             "local_models": local,
             "notice": LOCAL_NOTICE if local else None,
             "warnings": [*settings.warnings, *state.warnings],
+            "calibration": _calibration(results, settings),
             **run_fields(config),  # inputs (what the run read), shard (with --shard)
         },
         **run_sections(results, state.tables),
         "results": results,
     }
+
+
+def _calibration(results: list[dict[str, Any]], settings: Settings) -> list[dict[str, Any]]:
+    """The calibration each labelled set covering the run's suites holds for its judges (`found` false
+    when they were never calibrated on it); a problem reading them is recorded, never the loss of the run."""
+    from harness.calibration.records import run_calibration
+
+    suites = {str(r.get("suite")) for r in results if r.get("suite")}
+    try:
+        return run_calibration(
+            settings.labelled_sets or settings.rootdir / "calibration",
+            settings.report_dir,
+            suites,
+            settings.judge_models,
+        )
+    except Exception as exc:  # the run's own files come first
+        return [{"error": f"{type(exc).__name__}: {exc}"}]
 
 
 def run_sections(results: list[dict[str, Any]], tables: list[dict[str, Any]] | None = None) -> dict[str, Any]:
