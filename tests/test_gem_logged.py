@@ -308,3 +308,12 @@ def test_a_rejudged_folder_must_follow_the_run_whose_responses_it_judges(tmp_pat
     )  # fmt: skip
     assert done.returncode == 2 and "accuracy_evaluation.xlsx" in done.stderr
     assert not (tmp_path / "r").exists() or not list((tmp_path / "r").rglob("results.json"))
+
+
+def test_a_gem_run_names_its_embedder_where_the_table_is_read() -> None:
+    from harness.benchmarks.gem.record import run_record
+
+    local = run_record([], {"embedding_model": "local/all-minilm-l6-v2"})["header"]
+    assert any("embedded with local/all-minilm-l6-v2: the paper's need" in line for line in local)
+    theirs = run_record([], {"embedding_model": "openai/text-embedding-3-small", "embedding_dimensions": 512})
+    assert any("at 512 dimensions, as the paper's" in line for line in theirs["header"])
