@@ -293,6 +293,24 @@ def test_a_task_is_named_by_its_id_or_its_node_id(harbour: Path) -> None:
         resolve_node("evals/x.yaml::a", harbour)
 
 
+def test_bad_input_is_one_line_before_any_run(harbour: Path) -> None:
+    def solve(*words: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "harness.cli", "solve", *words]
+        return subprocess.run(command, cwd=harbour, env=env(), capture_output=True, text=True, timeout=60)
+
+    cases = [
+        (["i2p-nobody"], 4, "no task 'i2p-nobody' in the task files"),
+        (["--session", "nowhere", "search", "x"], 2, "nowhere is not a solve session (it has no session.json)"),
+        ([TASK, "--session", "s", '--pytest="x'], 2, "No closing quotation"),
+        ([TASK, "--budget", "none"], 2, "expected full, quarter or a number of calls"),
+    ]
+    for words, code, message in cases:
+        done = solve(*words)
+        assert (done.returncode, message in done.stderr) == (code, True), (words, done.stderr)
+        assert "Traceback" not in done.stderr
+    assert not (harbour / "s").exists() and not (harbour / "reports").exists()
+
+
 def test_the_budget_is_the_tasks_a_quarter_of_it_or_a_number() -> None:
     assert [call_budget("full", LoopLimits(max_steps=n)) for n in (40, 30, 60)] == [40, 30, 60]
     assert [call_budget("quarter", LoopLimits(max_steps=n)) for n in (40, 30, 60, 1)] == [10, 8, 15, 1]

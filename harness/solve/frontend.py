@@ -397,7 +397,9 @@ def one_shot(client: Client, words: list[str], stdin: TextIO, wait_timeout_s: fl
         return submit(client, read_answer_file(rest[0], stdin))
     if command == "quit":
         client.send({"op": "quit"})
-        return Reply("given up: no answer (the item scores 0); harness solve --session DIR wait shows the result")
+        return Reply(
+            f"given up: no answer (the item scores 0); the result: harness solve --session {client.session.folder} wait"
+        )
     if command == "wait":
         state = client.session.state() or {}
         if state.get("status") == "open":
