@@ -74,7 +74,9 @@ def test_no_sentence_or_sentence_shape_repeats_across_many_background_pages(worl
 
 DATES = {
     "Mar 2019": re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b"),
-    "March 2019": re.compile(r"\b(?:January|February|March|April|June|July|August|September|October|November|December) \d{4}\b"),
+    "March 2019": re.compile(
+        r"\b(?:January|February|March|April|June|July|August|September|October|November|December) \d{4}\b"
+    ),
     "03/2019": re.compile(r"\b\d{2}/\d{4}\b"),
     "2019.03": re.compile(r"\b\d{4}\.\d{2}\b"),
     "2019年3月": re.compile(r"\d{4}年\d{1,2}月"),

@@ -360,7 +360,9 @@ class Builder:
         founded = company.entry.get("founded", 1990)
         start_year = max(began, founded, YEAR - rng.choice((0, 1, 1, 2, 2, 3, 4, 5, 6, 8)))
         start = (min(start_year, YEAR), rng.randint(1, 12 if start_year < YEAR else 9))
-        jobs = [Job(company, self.title(rng, function, level, company.shared), function, level, start, None, city, team)]
+        jobs = [
+            Job(company, self.title(rng, function, level, company.shared), function, level, start, None, city, team)
+        ]
         end = (start[0], start[1] - 1) if start[1] > 1 else (start[0] - 1, 12)
         while end[0] > began and len(jobs) < 5:
             length = rng.choice((1, 2, 2, 3, 3, 4, 5))

@@ -187,6 +187,7 @@ class OrgWriter:
         work = [w for f in team.functions for w in functions[f]["work"]]
         slots = Slots(
             rng,
+            year=max(company.entry["founded"], 2026 - rng.randint(2, 8)),
             team=team.name,
             company=company.name,
             city=cities[0],
@@ -230,7 +231,7 @@ class OrgWriter:
                         f"{lead.first} works with {names}.",
                         f"The others: {names}.",
                         f"{names} make up the rest of the team." if len(rest) > 1 else f"{names} completes the team.",
-                        f"Also on the team: {names}.",
+                        f"With {lead.first}: {names}.",
                     )
                 )
             )
@@ -247,10 +248,20 @@ class OrgWriter:
             ]
         if team.alumni and rng.random() < 0.7:
             alumni = team.alumni[:4]
+            form = rng.choice(
+                (
+                    lambda p: f"{p.name} (now {p.job.company.name})",
+                    lambda p: f"{p.name}, who joined {p.job.company.name}",
+                    lambda p: f"{p.name} ({p.job.company.name} since {p.job.start[0]})",
+                    lambda p: f"{p.name} - {p.job.company.name}",
+                    lambda p: f"{p.name}, today at {p.job.company.name}",
+                    lambda p: f"{p.name} ({p.job.title}, {p.job.company.name})",
+                )
+            )
             lines += [
                 "",
-                rng.choice(("Former members: ", "Alumni: ", "People who moved on: "))
-                + "; ".join(f"{p.name} (now {p.job.company.name})" for p in alumni)
+                rng.choice(("Former members: ", "Alumni: ", "People who moved on: ", "Moved on: "))
+                + "; ".join(form(p) for p in alumni)
                 + ".",
             ]
             links += [p.url for p in alumni]
