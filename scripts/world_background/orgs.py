@@ -203,7 +203,8 @@ class OrgWriter:
         lines.append(fill(rng.choice(self.phrases["team"]["intro"]), slots) if rng.random() < 0.3 else "")
         lines.append("")
         lead_line = fill(
-            rng.choice(self.phrases["team"]["lead_line"]), Slots(rng, lead=f"{lead.name}, {lead.job.title}")
+            rng.choice(self.phrases["team"]["lead_line"]),
+            Slots(rng, lead=f"{lead.name}, {lead.job.title}", since=lead.job.start[0]),
         )
         lines += [lead_line, ""]
         shape = rng.choice(("list", "table", "prose"))
@@ -260,7 +261,7 @@ class OrgWriter:
             )
             lines += [
                 "",
-                rng.choice(("Former members: ", "Alumni: ", "People who moved on: ", "Moved on: "))
+                rng.choice(("Former members: ", "Alumni: ", "Left for other jobs: ", "Moved on: "))
                 + "; ".join(form(p) for p in alumni)
                 + ".",
             ]
