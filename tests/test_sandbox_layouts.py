@@ -203,3 +203,25 @@ def test_the_pre_run_check_runs_the_relay_as_items_will(tmp_path: Path, monkeypa
     with pytest.raises(ConfigError, match="the relay to the gateway could not start inside the sandbox"):
         sandbox.plan("bwrap", "true", tmp_path, network="gateway", **common)
     assert sandbox.plan("bwrap", "true", tmp_path, network="shared", **common).mode == "bwrap"
+
+
+@pytest.mark.needs_bwrap
+def test_without_a_cgroup_the_private_tmp_has_a_size(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no cgroup caps an item's memory, the sandbox's /tmp (memory, as a tmpfs) is capped by its size."""
+    from harness import sandbox
+
+    monkeypatch.setattr(sandbox, "layout", lambda: None)
+    common: dict[str, Any] = {"named_files": [], "env_names": [], "protected": []}
+    chosen = sandbox.plan("bwrap", "true", tmp_path, limits=sandbox.Limits(max_memory_mb=2), probe=False, **common)
+    assert chosen.cgroups is None and chosen.tmp_size_mb == 2
+    folder = chosen.folder_for("item")
+    try:
+        done = subprocess.run(
+            chosen.argv("dd if=/dev/zero of=/tmp/filler bs=1M count=8 2>&1; ls -l /tmp/filler", folder, None),
+            env=chosen.environment(dict(os.environ), {}, folder), capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    finally:
+        chosen.close()
+    assert "No space left on device" in done.stdout, done.stdout + done.stderr
+    size = int(next(line for line in done.stdout.splitlines() if line.endswith("/tmp/filler")).split()[4])
+    assert size <= 2 * 2**20, done.stdout

@@ -136,6 +136,10 @@ class Benchmark:
     # by the kind from its results in harness.report.tables.compute_table's format and shown after the
     # declared tables, everywhere they are.
     derived_tables: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+    # The order of named judge levels, lowest first, per judged dimension (`judge_levels` key): with it, the
+    # agreement of a judge panel on that dimension is also measured as ordinal (alpha ordinal, quadratic
+    # kappa; harness.report.agreement). Numeric levels need none.
+    level_orders: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 _BENCHMARKS: dict[str, Benchmark] = {}

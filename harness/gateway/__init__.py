@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.errors import HarnessError
-from harness.gateway import openai_api, tools_api
+from harness.gateway import connections, openai_api, tools_api
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest, EmbeddingRequest, deeper_than, well_formed
 from harness.llm.stages import STAGE_PATTERN, stage
@@ -54,9 +54,18 @@ class ItemSession:
     stage: str | None = None
     failures: list[HarnessError] = field(default_factory=list)  # cache misses, budget: the item's errors
     pending: set[asyncio.Future[Any]] = field(default_factory=set)  # calls forwarded and not yet ended
+    requests: int = 0  # requests of this item the gateway is reading or answering now
 
     def first_failure(self) -> HarnessError | None:
         return self.failures[0] if self.failures else None
+
+    def busy(self) -> str | None:
+        """Why this item may not start another call now (too many in flight), or None."""
+        busy = max(len(self.pending), self.requests)
+        if busy < connections.MAX_CALLS_PER_ITEM:
+            return None
+        return (f"this item has {busy} calls in flight, the most the gateway allows one item; wait for one to "
+                "end")  # fmt: skip
 
     async def forward(self, call: Any) -> Any:
         """Run one call the gateway forwards for this item (a coroutine of the client) to its end, whatever
@@ -145,6 +154,7 @@ class Gateway:
         self._server: Any = None
         self._serving: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self.notices = connections.Notices()  # connections refused or closed, calls refused: once per cause
 
     # -- sessions -------------------------------------------------------------------------------
 
@@ -207,9 +217,13 @@ class Gateway:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
-            config = uvicorn.Config(
-                self._app(), log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2
+            gate = connections.ConnectionGate(
+                connections.connection_cap(connections.raise_descriptor_limit()), self.notices
             )
+            config = uvicorn.Config(
+                self._app(), log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2,
+                http=connections.gated_protocol(gate),
+            )  # fmt: skip
             self._server = uvicorn.Server(config)
             self._serving = asyncio.get_running_loop().create_task(self._server.serve(sockets=[sock]))
             while not self._server.started:
@@ -275,6 +289,15 @@ class Gateway:
         message = "unknown or expired item credential: each item has its own key, valid while the item runs"
         return JSONResponse(openai_api.error_body(message, "authentication_error", "invalid_api_key"), status_code=401)
 
+    def _busy(self, session: ItemSession) -> Any:
+        """HTTP 429 when the item has as many calls in flight as one item may (counted once per run)."""
+        reason = session.busy()
+        if reason is None:
+            return None
+        self.notices.note("item-calls", f"the model gateway refused calls of items that had "
+                          f"{connections.MAX_CALLS_PER_ITEM} in flight already")  # fmt: skip
+        return self._bad(reason, 429, "rate_limit_error")
+
     @staticmethod
     def _bad(message: str, status: int = 400, kind: str = "invalid_request_error") -> Any:
         from starlette.responses import JSONResponse
@@ -311,11 +334,20 @@ class Gateway:
         return session.stage
 
     async def _chat(self, request: Any) -> Any:
-        from starlette.responses import JSONResponse, StreamingResponse
-
         session = self._session(request)
         if session is None:
             return self._denied()
+        if (busy := self._busy(session)) is not None:
+            return busy
+        session.requests += 1  # counted while its body is read, as well as while its call is in flight
+        try:
+            return await self._chat_of(session, request)
+        finally:
+            session.requests -= 1
+
+    async def _chat_of(self, session: ItemSession, request: Any) -> Any:
+        from starlette.responses import JSONResponse, StreamingResponse
+
         try:
             messages, settings, stream, include_usage = openai_api.chat_call(await self._json(request))
             call = ChatRequest.build(
@@ -353,13 +385,22 @@ class Gateway:
         return JSONResponse(openai_api.completion_body(reply, self.base.model, created))
 
     async def _embeddings(self, request: Any) -> Any:
+        session = self._session(request)
+        if session is None:
+            return self._denied()
+        if (busy := self._busy(session)) is not None:
+            return busy
+        session.requests += 1  # counted while its body is read, as well as while its call is in flight
+        try:
+            return await self._embeddings_of(session, request)
+        finally:
+            session.requests -= 1
+
+    async def _embeddings_of(self, session: ItemSession, request: Any) -> Any:
         import json
 
         from starlette.responses import Response
 
-        session = self._session(request)
-        if session is None:
-            return self._denied()
         try:
             texts, dimensions, encoding = openai_api.embedding_call(await self._json(request))
         except openai_api.BadRequest as exc:

@@ -62,6 +62,7 @@ class Desk:
         self.refused = 0
         self.started = time.monotonic()
         self.started_at = utc_now()
+        self.last_request = self.started
         self.answer: str | None = None
         self.finished = threading.Event()
         self.done = asyncio.Event()  # the same moment, for the agent awaiting it on the run's loop
@@ -99,6 +100,7 @@ class Desk:
         self.loop.call_soon_threadsafe(self.done.set)
 
     def handle(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.last_request = time.monotonic()
         op = message["op"]
         if op in ("hello", "budget"):
             return {"ok": True, "status": "ended" if self.finished.is_set() else "open", **self.budget_fields()}
@@ -182,11 +184,17 @@ async def run(
     session.prompt_path.write_text(desk.prompt, encoding="utf-8")
     desk.socket = session.socket_path()
     server = Server(desk.socket, desk.handle)
+    idle_s = float(config.get("idle_minutes") or 0) * 60
     try:
         session.log("start", task=(task or {}).get("id"), **desk.budget_fields())
         desk.write_state("open")
-        await desk.done.wait()
-        desk.write_state("answered" if desk.answer is not None else "quit")
+        if await _answered_or_idle(desk, idle_s):
+            desk.write_state("answered" if desk.answer is not None else "quit")
+        else:
+            desk.finished.set()
+            session.log("idle", idle_minutes=idle_s / 60, **desk.budget_fields())
+            desk.write_state("idle")
+            raise RuntimeError(f"the solver sent no command for {idle_s / 60:g} minutes (--idle-minutes)")
     except asyncio.CancelledError:  # the task's time limit (or the run's end)
         desk.finished.set()
         session.log("stopped", reason="the time limit or the run's end", **desk.budget_fields())
@@ -197,3 +205,20 @@ async def run(
     if desk.answer is None:
         raise RuntimeError("the solver gave up without answering")
     return desk.answer
+
+
+async def _answered_or_idle(desk: Desk, idle_s: float) -> bool:
+    """Wait for the answer (or quit): True; False once no request has come for `idle_s` (0: never), so that
+    a session left behind does not hold its run, and the world it loaded, for a day."""
+    while True:
+        if not idle_s:
+            await desk.done.wait()
+            return True
+        left = desk.last_request + idle_s - time.monotonic()
+        if left <= 0:
+            return False
+        try:
+            await asyncio.wait_for(desk.done.wait(), timeout=min(left, 60.0))
+            return True
+        except TimeoutError:
+            continue

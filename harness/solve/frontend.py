@@ -39,6 +39,7 @@ ENDED = {
     "answered": "the answer was given",
     "quit": "the solve was given up",
     "stopped": "the task's time limit ran out",
+    "idle": "no command came for the idle limit (--idle-minutes)",
 }
 
 
@@ -146,7 +147,8 @@ class Client:
                 raise SolveError(f"the session has ended: {ENDED[state['status']]}")
             result = self.session.result()
             if result is not None:
-                raise SolveError(f"the run ended before the task was served: {result.get('error') or result}")
+                said = result.get("error") or f"outcome {result.get('outcome')}"
+                raise SolveError(f"the run ended before the task was served: {said}; see {self.session.run_log_path}")
             if not alive():
                 raise SolveError(f"the run stopped before the task was served; see {self.session.folder}/run.log")
             if time.monotonic() > deadline:
@@ -254,6 +256,11 @@ def tool_command(client: Client, command: str, rest: str) -> Reply:
 
 
 def info_command(client: Client, command: str) -> Reply:
+    state = client.session.state() or {}
+    if command in ("budget", "prompt") and state.get("status") in ENDED:  # over: as the session left them
+        if command == "budget":
+            return Reply(f"{budget_line(state)} (the session has ended: {ENDED[state['status']]})")
+        return Reply(client.session.prompt_path.read_text(encoding="utf-8").rstrip())
     if command == "budget":
         return Reply(budget_line(client.send({"op": "budget"})))
     if command == "prompt":
@@ -326,6 +333,10 @@ class Repl:
                 line = "quit"
             if self.step(line.strip()) == "quit":
                 break
+            status = (self.client.session.state() or {}).get("status")
+            if status in ENDED and not self.answered:  # ended under the prompt: a time limit, the idle limit
+                self.say(f"the session has ended: {ENDED[status]}")
+                break
 
     def step(self, line: str) -> str | None:
         command, _, rest = line.partition(" ")
@@ -346,7 +357,8 @@ class Repl:
                 self.say(submit(self.client, text).text)
                 self.answered = True
             elif command in ("quit", "exit"):
-                self.client.send({"op": "quit"})
+                with contextlib.suppress(SolveError):  # a session already over is left all the same
+                    self.client.send({"op": "quit"})
                 self.say("given up: no answer (the item scores 0)")
                 return "quit"
             else:
@@ -385,7 +397,9 @@ def one_shot(client: Client, words: list[str], stdin: TextIO, wait_timeout_s: fl
         return submit(client, read_answer_file(rest[0], stdin))
     if command == "quit":
         client.send({"op": "quit"})
-        return Reply("given up: no answer (the item scores 0); harness solve --session DIR wait shows the result")
+        return Reply(
+            f"given up: no answer (the item scores 0); the result: harness solve --session {client.session.folder} wait"
+        )
     if command == "wait":
         state = client.session.state() or {}
         if state.get("status") == "open":

@@ -22,6 +22,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from harness.solve.protocol import PRIVATE_FOLDER
+
 SESSION_ENV = "HARNESS_SOLVE_SESSION"
 MAX_SOCKET_PATH = 100  # AF_UNIX paths are limited to 107 bytes on Linux
 
@@ -112,4 +114,4 @@ class Session:
         path = self.folder.resolve() / "solve.sock"
         if len(str(path).encode()) <= MAX_SOCKET_PATH:
             return path
-        return Path(tempfile.mkdtemp(prefix="harness-solve-")) / "s.sock"
+        return Path(tempfile.mkdtemp(prefix=PRIVATE_FOLDER)) / "s.sock"
