@@ -232,6 +232,10 @@ def test_the_command_writes_a_run_with_the_tables_and_embeds_with_the_local_mode
     unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
     flow = 100 * float(np.mean(np.sum(unit[:-1] * unit[1:], axis=1)))
     assert abs(item["metrics"]["response_flow"] - flow) < 1e-6
+    shown = _cli("gem", "paper", run_id, "--report-dir", str(reports), cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "## Table 3" in shown.stdout and "| mt_human | gi-r | AF (ad flow) |" in shown.stdout
+    assert "embedder (local/all-minilm-l6-v2 here" in shown.stdout
     # the same import again gives bit-identical numbers (deterministic embeddings, here from the cache)
     again = _import(minilm_copy, tmp_path)
     assert again.returncode == 0, again.stderr
@@ -308,3 +312,12 @@ def test_a_rejudged_folder_must_follow_the_run_whose_responses_it_judges(tmp_pat
     )  # fmt: skip
     assert done.returncode == 2 and "accuracy_evaluation.xlsx" in done.stderr
     assert not (tmp_path / "r").exists() or not list((tmp_path / "r").rglob("results.json"))
+
+
+def test_a_gem_run_names_its_embedder_where_the_table_is_read() -> None:
+    from harness.benchmarks.gem.record import run_record
+
+    local = run_record([], {"embedding_model": "local/all-minilm-l6-v2"})["header"]
+    assert any("embedded with local/all-minilm-l6-v2: the paper's need" in line for line in local)
+    theirs = run_record([], {"embedding_model": "openai/text-embedding-3-small", "embedding_dimensions": 512})
+    assert any("at 512 dimensions, as the paper's" in line for line in theirs["header"])
