@@ -795,8 +795,8 @@ def settings_for_command(rootdir: Path, **overrides: Any) -> Settings:
 
 
 def check_paths(settings: Settings) -> None:
-    """Before any call is paid for: the report directory must be writable, the cache directory usable and
-    the price file valid. Each problem is one line naming the path and what is wrong."""
+    """Before any call is paid for: the report directory must be writable, the cache directory usable (its
+    databases readable) and the price file valid. Each problem is one line naming the path and what is wrong."""
     problems = []
     for label, path in (("--report-dir", settings.report_dir), ("--cache-dir", settings.cache_dir)):
         if label == "--cache-dir" and settings.cache_mode.value == "off":
@@ -804,6 +804,11 @@ def check_paths(settings: Settings) -> None:
         problem = _directory_problem(path)
         if problem:
             problems.append(f"{label} {path}: {problem}")
+        elif label == "--cache-dir":
+            from harness.cache_store import database_problem
+
+            if damage := database_problem(path):
+                problems.append(f"--cache-dir: {damage}")
     if settings.price_file is not None:
         from harness.llm.pricing import load_price_file
 
