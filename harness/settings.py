@@ -212,6 +212,25 @@ def add_options(parser: Any) -> None:
         help="Start no new call once the run has spent this much; later calls become errors.",
     )
     add("--price-file", default=None, help="JSON prices for models litellm does not know.")
+    add(
+        "--allow-unpriced",
+        action="store_true",
+        help="Run under --max-cost even though a model has no known price (its calls then count as $0: the "
+        "budget does not bind them). Without it, such a run is refused before any call.",
+    )
+    add(
+        "--withhold-references",
+        action="store_true",
+        help="Keep the references (expected answers, experts' lists) and the judges' prompts out of the "
+        "terminal and every report, for a private test set; the run records that it did.",
+    )
+    add(
+        "--resume",
+        default=None,
+        metavar="RUN",
+        help="Finish an interrupted run (its id or folder): its finished items are kept, the rest run, and "
+        "the result is one run under the same id.",
+    )
     add("--temperature", type=float, default=None, help="Temperature for the system under test.")
     add("--max-tokens", type=int, default=None, help="Max output tokens for the system under test.")
     add("--seed", type=int, default=None, help="Seed passed to the system under test where supported.")
@@ -324,6 +343,9 @@ class Settings:
     run_group: str | None = None
     cache_url: str | None = None
     html: bool = True
+    allow_unpriced: bool = False
+    withhold_references: bool = False
+    resume: str | None = None
     judge_api_key_env: str | None = None
     embedding_api_base: str | None = None
     embedding_api_key_env: str | None = None
@@ -413,6 +435,8 @@ class Settings:
             "run_group": self.run_group,
             "pass_threshold": self.pass_threshold,
             "max_cost_usd": self.max_cost_usd,
+            "allow_unpriced": self.allow_unpriced,
+            "withhold_references": self.withhold_references,
             "sut_settings": self.sut_settings,
             "benchmark_options": self.benchmark_options,
         }
@@ -594,6 +618,9 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         run_group=opt.run_group,
         cache_url=opt.cache_url,
         html=not opt.no_html,
+        allow_unpriced=bool(getattr(opt, "allow_unpriced", False)),
+        withhold_references=bool(getattr(opt, "withhold_references", False)),
+        resume=getattr(opt, "resume", None),
         judge_models=judges,
         judge_api_base=opt.judge_api_base,
         judge_api_key_env=opt.judge_api_key_env,

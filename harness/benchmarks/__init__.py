@@ -136,6 +136,9 @@ class Benchmark:
     # by the kind from its results in harness.report.tables.compute_table's format and shown after the
     # declared tables, everywhere they are.
     derived_tables: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+    # The item's reference as reports show it beside the answer (plain JSON); None uses the task's
+    # ground_truth without its defaults (harness.reference).
+    reference: Callable[[Any], dict[str, Any] | None] | None = None
 
 
 _BENCHMARKS: dict[str, Benchmark] = {}

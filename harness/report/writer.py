@@ -48,8 +48,17 @@ def _iso(ts: float | None) -> str | None:
     return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat() if ts else None
 
 
+def withhold_references(result: dict[str, Any]) -> dict[str, Any]:
+    """A result without what would reveal a private test set's answers: its reference, its one-line
+    summary, and the judges' prompts (which quote the reference)."""
+    judges = [{k: v for k, v in j.items() if k != "prompt"} for j in result.get("judges") or []]
+    return {**result, "reference": None, "expected": None, "judges": judges}
+
+
 def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status: int) -> dict[str, Any]:
     results = sorted(state.results, key=lambda r: r["nodeid"])
+    if settings.withhold_references:
+        results = [withhold_references(r) for r in results]
     if state.tables is None:
         state.tables = compute_tables(results)
     # The notice is about scores: the embedded chat model answering or judging. Local embeddings alone
@@ -75,6 +84,7 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
             "local_models": local,
             "notice": LOCAL_NOTICE if local else None,
             "warnings": [*settings.warnings, *state.warnings],
+            "references_withheld": settings.withhold_references,
             **run_fields(config),  # inputs (what the run read), shard (with --shard)
         },
         **run_sections(results, state.tables),
