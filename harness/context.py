@@ -344,9 +344,8 @@ class ItemContext:
                  "prompt": shown_prompt(prompt)}
             )  # fmt: skip
             raise
-        self.judges.append(
-            {"judge": first.model, "template": label, "ok": True, "value": verdict.value, "prompt": shown_prompt(prompt)}
-        )
+        entry = {"judge": first.model, "template": label, "ok": True, "value": verdict.value}
+        self.judges.append({**entry, "prompt": shown_prompt(prompt)})
         return verdict
 
     @property
@@ -388,9 +387,8 @@ class ItemContext:
                 text_parser=text_parser,
             )
         except Exception as exc:
-            self.judges.append(
-                {"judge": model, "template": label, "ok": False, "error": str(exc)[:300], "prompt": shown_prompt(prompt)}
-            )
+            failure = {"judge": model, "template": label, "ok": False, "error": str(exc)[:300]}
+            self.judges.append({**failure, "prompt": shown_prompt(prompt)})
             raise
         self.judges.append(
             {"judge": model, "template": label, "ok": True, "value": verdict.value, "prompt": shown_prompt(prompt)}

@@ -51,6 +51,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     add_run_secrets(settings.run_secrets())
     _check_cache_url(config, settings)
+    _check_endpoints(config, settings)
     from harness import progress, sharding
 
     sharding.register(config)
@@ -58,7 +59,7 @@ def pytest_configure(config: pytest.Config) -> None:
     run_id = xdist_support.shared_run_id(config) or new_run_id()
     state = config.stash[RUN_STATE] = RunState(run_id=run_id, started_at=time.time())
     if not xdist_support.is_worker(config):
-        _check_system_under_test(settings, state)
+        _check_system_under_test(settings, state, Path(str(config.invocation_params.dir)))
     _serve_local_model(config, settings, state)
     config.pluginmanager.register(InterruptStopsWork(config), "harness-interrupt")
     if not xdist_support.is_worker(config):
@@ -121,7 +122,7 @@ def _prewarm_http_client(config: pytest.Config, settings: Any) -> Any:
     return thread
 
 
-def _check_system_under_test(settings: Any, state: RunState) -> None:
+def _check_system_under_test(settings: Any, state: RunState, invocation: Path) -> None:
     """Fail at start-up, not once per item, when the system under test cannot work at all."""
     from harness.errors import ConfigError
 
@@ -131,7 +132,10 @@ def _check_system_under_test(settings: Any, state: RunState) -> None:
 
             load_callable(settings.agent, settings.rootdir)
         if settings.agent_cmd:
+            from harness.preflight import check_agent_command
             from harness.services import command_sandbox
+
+            check_agent_command(settings.agent_cmd, invocation)
 
             sandbox = command_sandbox(settings)
             state.sandbox = sandbox.description
@@ -195,6 +199,28 @@ def _check_cache_url(config: pytest.Config, settings: Any) -> None:
 
     try:
         connect(settings.cache_url).close()
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from exc
+
+
+def _check_endpoints(config: pytest.Config, settings: Any) -> None:
+    """Refuse before paying (harness.preflight): the price file, --max-cost with a model nobody has a price
+    for, and each distinct endpoint once (provider, key, an answer to a free request). Checked once, by the
+    process that owns the run, and only for a run that may call a model."""
+    if xdist_support.is_worker(config) or not _may_run_tasks(config):
+        return
+    option = config.option
+    if option.collectonly or getattr(option, "help", False) or getattr(option, "version", False):
+        return
+    from harness import preflight
+    from harness.errors import ConfigError
+
+    try:
+        prices = preflight.check_price_file(settings)
+        if getattr(option, "estimate", False):
+            return  # an estimate makes no call: it needs prices, not keys
+        preflight.check_budget(settings, prices)
+        preflight.check_endpoints(settings)
     except ConfigError as exc:
         raise pytest.UsageError(str(exc)) from exc
 

@@ -54,9 +54,7 @@ def expected_line(reference: dict[str, Any] | None) -> str | None:
     if isinstance(reference.get("people"), list):
         parts.append(f"people: {_names(reference['people'])}")
     if isinstance(reference.get("questions"), list):
-        parts += [
-            f"{q.get('question')} -> {q.get('answer')}" for q in reference["questions"] if isinstance(q, dict)
-        ]
+        parts += [f"{q.get('question')} -> {q.get('answer')}" for q in reference["questions"] if isinstance(q, dict)]
     if isinstance(reference.get("labels"), list):
         parts.append(f"relevance labels {''.join(str(v) for v in reference['labels'])}")
     if not parts:

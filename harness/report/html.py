@@ -352,9 +352,8 @@ def _judges(result: dict[str, Any], caps: dict[str, int]) -> str:
         if reasoning:
             parts.append(_pre(reasoning, caps["answer"]))
         if verdict.get("prompt"):
-            parts.append(
-                f"<details><summary>What the judge was shown</summary>{_pre(verdict['prompt'], caps['prompt'])}</details>"
-            )
+            shown = _pre(verdict["prompt"], caps["prompt"])
+            parts.append(f"<details><summary>What the judge was shown</summary>{shown}</details>")
     return "".join(parts)
 
 
@@ -507,9 +506,7 @@ def _failed(run: dict[str, Any], results: list[dict[str, Any]]) -> str:
     body = "".join(
         _item(r, f"failed-{n}", caps, seen, " open" if n == 1 else "") for n, r in enumerate(failed[:FAILED_ROWS], 1)
     )
-    more = (
-        f'<p class="muted">{len(failed) - FAILED_ROWS} more under Items.</p>' if len(failed) > FAILED_ROWS else ""
-    )
+    more = f'<p class="muted">{len(failed) - FAILED_ROWS} more under Items.</p>' if len(failed) > FAILED_ROWS else ""
     return (
         f'<section id="failed"><h2>Failed items ({len(failed)})</h2>'
         '<p class="muted">Lowest score first. Each shows what came, what was expected, and what each judge was '
@@ -533,9 +530,9 @@ def render_html(run: dict[str, Any]) -> str:
         _errors(run, anchors),
         _items(results, anchors),
     ]
-    titles = [("failed", "Failed items"), ("scores", "Scores"), ("tables", "Benchmark tables"), ("comparison", "Baseline"),
-              ("tmf", "Tech-Market Fit"), ("cost", "Cost"), ("slowest", "Slowest &amp; costliest"),
-              ("errors", "Errors"), ("items", "Items")]  # fmt: skip
+    titles = [("failed", "Failed items"), ("scores", "Scores"), ("tables", "Benchmark tables"),
+              ("comparison", "Baseline"), ("tmf", "Tech-Market Fit"), ("cost", "Cost"),
+              ("slowest", "Slowest &amp; costliest"), ("errors", "Errors"), ("items", "Items")]  # fmt: skip
     present = [(anchor, title) for anchor, title in titles if f'<section id="{anchor}"' in "".join(sections)]
     nav = "<nav>" + "".join(f'<a href="#{a}">{t}</a>' for a, t in present) + "</nav>"
     return (

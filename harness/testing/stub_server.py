@@ -80,6 +80,7 @@ class StubStats:
     rate_limited: int = 0  # requests refused by max_in_flight
     peak_in_flight: int = 0  # the most requests it worked on at once
     sequence: list[str] = field(default_factory=list)  # each request's fate in order: "ok", "429", "other"
+    model_lists: int = 0  # GET /models: free requests (the harness's check before a run), not in `requests`
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -93,6 +94,7 @@ class StubStats:
             "rate_limited": self.rate_limited,
             "peak_in_flight": self.peak_in_flight,
             "sequence": list(self.sequence),
+            "model_lists": self.model_lists,
         }
 
 
@@ -391,6 +393,16 @@ class StubServer:
             }
         )
 
+    async def models(self, request: Any) -> Any:
+        """The model list, free: what a client asks to see that the server answers and takes its key."""
+        from aiohttp import web
+
+        self.stats.model_lists += 1
+        refused = self._check_auth(request)
+        if refused is not None:
+            return refused
+        return web.json_response({"object": "list", "data": [{"id": "stub", "object": "model"}]})
+
     async def get_stats(self, request: Any) -> Any:
         from aiohttp import web
 
@@ -417,6 +429,8 @@ class StubServer:
         app.router.add_post("/v1/chat/completions", self._limited(self.chat))
         app.router.add_post("/chat/completions", self._limited(self.chat))
         app.router.add_post("/v1/embeddings", self._limited(self.embeddings))
+        app.router.add_get("/v1/models", self.models)
+        app.router.add_get("/models", self.models)
         app.router.add_get("/_stats", self.get_stats)
         app.router.add_post("/_control", self.control)
         return app
