@@ -56,8 +56,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
     sharding.register(config)
     progress.register(config)
-    run_id = xdist_support.shared_run_id(config) or new_run_id()
-    state = config.stash[RUN_STATE] = RunState(run_id=run_id, started_at=time.time())
+    resume = _load_resume(settings)
+    run_id = xdist_support.shared_run_id(config) or (resume.run_id if resume else new_run_id())
+    started = resume.started_at if resume else time.time()
+    state = config.stash[RUN_STATE] = RunState(run_id=run_id, started_at=started, resume=resume)
+    if resume is not None and not xdist_support.is_worker(config):
+        state.results = [dict(r) for r in resume.kept]  # the finished part: kept, not run again
     if not xdist_support.is_worker(config):
         _check_system_under_test(settings, state, Path(str(config.invocation_params.dir)))
     _serve_local_model(config, settings, state)
@@ -69,6 +73,20 @@ def pytest_configure(config: pytest.Config) -> None:
         hooks = xdist_support.ControllerHooks(run_id, state, local, str(settings.rootdir))
         config.pluginmanager.register(hooks, "harness-xdist-controller")
     state.prewarm = _prewarm_http_client(config, settings)
+
+
+def _load_resume(settings: Any) -> Any:
+    """--resume RUN: the interrupted run this one finishes (every process reads it: workers deselect its
+    finished items too)."""
+    if not settings.resume:
+        return None
+    from harness.errors import ConfigError
+    from harness.resume import load_resume
+
+    try:
+        return load_resume(settings.resume, settings.report_dir, settings.public())
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from exc
 
 
 def run_project(config: pytest.Config) -> Path:
@@ -158,6 +176,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
+    resume = config.stash[RUN_STATE].resume
+    if resume is not None:  # --resume: the items the interrupted run finished are not run again
+        done = [i for i in items if i.nodeid in resume.kept_nodeids]
+        if done:
+            config.hook.pytest_deselected(items=done)
+            items[:] = [i for i in items if i.nodeid not in resume.kept_nodeids]
 
 
 def _sampled(items: list[pytest.Item], n: int) -> tuple[list[pytest.Item], list[pytest.Item]]:
@@ -445,6 +469,24 @@ def pytest_cmdline_main(config: pytest.Config) -> Any:
     return (yield)
 
 
+def _mark_incomplete(session: pytest.Session, state: RunState, exitstatus: int) -> None:
+    """Whether the run finished (harness.resume): an interrupt, an early stop or missing items mark it.
+    A resumed run's exit status counts the failures of the part it kept."""
+    from harness.resume import incompleteness
+
+    kept = state.resume.kept if state.resume is not None else []
+    state.incomplete = incompleteness(
+        interrupted=exitstatus == pytest.ExitCode.INTERRUPTED,
+        stopped_early=bool(session.shouldstop or session.shouldfail),
+        expected=state.total_items + len(kept),
+        done=len(state.results),
+        run_id=state.run_id,
+        argv=[str(a) for a in session.config.invocation_params.args],
+    )
+    if session.exitstatus == pytest.ExitCode.OK and any(r.get("outcome") == "failed" for r in kept):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def _stop_local_model(state: RunState) -> None:
     service, state.local_model = state.local_model, None
     if service is not None:
@@ -479,6 +521,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
     state.finished_at = time.time()
     settings = config.stash[SETTINGS]
+    _mark_incomplete(session, state, exitstatus)
     run = write_run(config, state, settings, exitstatus)
     config.hook.pytest_harness_report(config=config, run=run)
     if settings.fail_margin is not None and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):

@@ -225,6 +225,12 @@ def add_options(parser: Any) -> None:
         "terminal and every report, for a private test set; the run records that it did.",
     )
     add(
+        "--include-incomplete",
+        action="store_true",
+        help="Accept an interrupted run as --baseline, and read interrupted runs' history for Tech-Market Fit "
+        "(both are refused or left out by default).",
+    )
+    add(
         "--resume",
         default=None,
         metavar="RUN",
@@ -346,6 +352,7 @@ class Settings:
     allow_unpriced: bool = False
     withhold_references: bool = False
     resume: str | None = None
+    include_incomplete: bool = False
     judge_api_key_env: str | None = None
     embedding_api_base: str | None = None
     embedding_api_key_env: str | None = None
@@ -522,9 +529,17 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
             from harness.report.run_files import RunDocumentError, read_run_document
 
             try:  # all of it, now: a baseline found unreadable after the run would waste what the run paid
-                read_run_document(baseline)
+                document = read_run_document(baseline)
             except RunDocumentError as exc:
                 problems.append(f"--baseline {exc}")
+            else:
+                partial = (document.get("run") or {}).get("incomplete")
+                if partial and not getattr(opt, "include_incomplete", False):
+                    problems.append(
+                        f"--baseline {baseline}: that run is incomplete ({partial.get('reason')}, "
+                        f"{partial.get('items_done')} of {partial.get('items_expected')} items); finish it with "
+                        "--resume, or pass --include-incomplete to compare with it anyway"
+                    )
     if opt.fail_on_regression is not None and opt.baseline is None:
         problems.append("--fail-on-regression needs --baseline (the run to compare with)")
     if opt.fail_on_regression is not None and not opt.fail_on_regression >= 0:
@@ -621,6 +636,7 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         allow_unpriced=bool(getattr(opt, "allow_unpriced", False)),
         withhold_references=bool(getattr(opt, "withhold_references", False)),
         resume=getattr(opt, "resume", None),
+        include_incomplete=bool(getattr(opt, "include_incomplete", False)),
         judge_models=judges,
         judge_api_base=opt.judge_api_base,
         judge_api_key_env=opt.judge_api_key_env,

@@ -60,6 +60,7 @@ td.right, th.right, td.num { text-align: right; font-variant-numeric: tabular-nu
 .scroll { overflow-x: auto; }
 blockquote { margin: 8px 0; padding: 6px 12px; border-left: 4px solid var(--failed); background: #fef9e7; }
 blockquote.notice { border-color: var(--accent); background: #ebf5fb; }
+blockquote.incomplete-run { border-color: var(--error); background: #fdedec; }
 pre { white-space: pre-wrap; word-break: break-word; background: var(--bg-alt); padding: 8px 10px;
   border: 1px solid var(--line); max-height: 28em; overflow: auto; font-size: 12.5px; margin: 4px 0; }
 details { margin: 2px 0; }
@@ -159,6 +160,11 @@ def _header(run: dict[str, Any]) -> str:
 def _notices(run: dict[str, Any]) -> str:
     meta = run["run"]
     out = []
+    if meta.get("incomplete"):
+        from harness.resume import incomplete_line
+
+        out.append(f'<blockquote class="incomplete-run"><strong>{_e(incomplete_line(meta["incomplete"]))}</strong>'
+                   "</blockquote>")  # fmt: skip
     if meta.get("notice"):
         out.append(f'<blockquote class="notice"><strong>Note:</strong> {_e(meta["notice"])}</blockquote>')
     out += [f"<blockquote><strong>Warning:</strong> {_e(w)}</blockquote>" for w in meta.get("warnings") or []]

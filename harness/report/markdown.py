@@ -71,6 +71,10 @@ def render_summary(run: dict[str, Any]) -> str:
     origin = provenance(meta)
     if origin:
         lines.append(f"- {origin}")
+    if meta.get("incomplete"):
+        from harness.resume import incomplete_line
+
+        lines += ["", f"> **{incomplete_line(meta['incomplete'])}**"]
     if meta.get("notice"):
         lines += ["", f"> **Note:** {meta['notice']}"]
     for warning in meta.get("warnings") or []:

@@ -14,6 +14,11 @@ def write_summary(reporter: Any, state: Any, settings: Settings) -> None:
     suites = by_suite(results)
     totals = summarize(results)
     reporter.write_sep("=", "harness scores")
+    incomplete = getattr(state, "incomplete", None)
+    if incomplete:
+        from harness.resume import incomplete_line
+
+        reporter.write_line(incomplete_line(incomplete), red=True, bold=True)
     from harness.benchmarks import run_records
 
     for record in run_records(results, settings.public()).values():
@@ -57,6 +62,8 @@ def write_summary(reporter: Any, state: Any, settings: Settings) -> None:
         reporter.write_line(f"WARNING: {warning}", yellow=True)
     if settings.uses_local_models:
         reporter.write_line(f"NOTE: {LOCAL_NOTICE}", yellow=True)
+    if incomplete:  # again at the end, where the eye lands
+        reporter.write_line(incomplete_line(incomplete), red=True, bold=True)
 
 
 def _write_comparison(reporter: Any, comparison: dict[str, Any]) -> None:

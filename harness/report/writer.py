@@ -85,6 +85,8 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
             "notice": LOCAL_NOTICE if local else None,
             "warnings": [*settings.warnings, *state.warnings],
             "references_withheld": settings.withhold_references,
+            "incomplete": getattr(state, "incomplete", None),
+            "resumed": len(state.resume.kept) if getattr(state, "resume", None) is not None else None,
             **run_fields(config),  # inputs (what the run read), shard (with --shard)
         },
         **run_sections(results, state.tables),
@@ -121,7 +123,9 @@ def _tech_market_fit(run: dict[str, Any], settings: Settings) -> dict[str, Any]:
     suites = sorted(run["suites"])
     base = {"suites": suites, "hourly_rate": settings.hourly_rate}
     try:
-        rows = index.select(history.read_history(settings.report_dir), suites=suites)
+        rows = index.select(
+            history.read_history(settings.report_dir), suites=suites, include_incomplete=settings.include_incomplete
+        )
         doc = tmf.assess_history(
             rows, hourly_rate=settings.hourly_rate or 0.0, min_score=settings.min_score,
             expert_score=settings.expert_score, shape=settings.acceptance_shape,
@@ -198,8 +202,12 @@ def save_run(run: dict[str, Any], settings: Settings, *, history: bool = True) -
     (directory / "results.json").write_text(document, encoding="utf-8")
     markdown = well_formed_text(render_summary(run))
     (directory / "summary.md").write_text(markdown, encoding="utf-8")
-    (settings.report_dir / "LATEST").write_text(run_id + "\n", encoding="utf-8")
-    if settings.save_baseline is not None:
+    incomplete = run["run"].get("incomplete")
+    if not incomplete:  # an interrupted run is never "the latest run": `harness report RUN` shows it
+        (settings.report_dir / "LATEST").write_text(run_id + "\n", encoding="utf-8")
+    if settings.save_baseline is not None and incomplete:
+        print(f"harness: --save-baseline skipped: run {run_id} is incomplete", file=sys.stderr)
+    elif settings.save_baseline is not None:
         settings.save_baseline.parent.mkdir(parents=True, exist_ok=True)
         settings.save_baseline.write_text(document, encoding="utf-8")
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
