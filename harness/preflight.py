@@ -136,10 +136,20 @@ def probe(api_base: str, key: str | None, timeout: float = PROBE_TIMEOUT_S) -> s
     """GET {api_base}/models, which costs nothing: None when the server answers (any status but a refused
     key), else why not."""
     from harness.llm.transports import join_endpoint
-    from harness.secrets import redact_url
+    from harness.secrets import redact_text, redact_url
 
+    import base64
+    from urllib.parse import unquote, urlsplit, urlunsplit
+
+    parts = urlsplit(join_endpoint(api_base, "models"))
     headers = {"Authorization": f"Bearer {key}"} if key else {}
-    request = urllib.request.Request(join_endpoint(api_base, "models"), headers=headers, method="GET")
+    if parts.username is not None and not key:  # credentials in the URL: sent as the call would send them
+        pair = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
+        headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
+    host = parts.hostname or ""
+    netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")
+    url = urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+    request = urllib.request.Request(url, headers=headers, method="GET")
     try:
         with urllib.request.urlopen(request, timeout=timeout) as reply:
             reply.read(65536)
@@ -147,8 +157,8 @@ def probe(api_base: str, key: str | None, timeout: float = PROBE_TIMEOUT_S) -> s
         if exc.code in (401, 403):
             return f"{redact_url(api_base)} refused the key (HTTP {exc.code})"
         return None  # it answered: a server without /models still serves chat
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
+    except Exception as exc:  # refused, unresolvable, timed out, not HTTP: it does not answer
+        reason = redact_text(str(getattr(exc, "reason", exc)))
         return f"{redact_url(api_base)} does not answer ({reason})"
     return None
 
