@@ -135,11 +135,11 @@ def _key_problem(settings: Any, use: Use, route: str) -> str | None:
 def probe(api_base: str, key: str | None, timeout: float = PROBE_TIMEOUT_S) -> str | None:
     """GET {api_base}/models, which costs nothing: None when the server answers (any status but a refused
     key), else why not."""
-    from harness.llm.transports import join_endpoint
-    from harness.secrets import redact_text, redact_url
-
     import base64
     from urllib.parse import unquote, urlsplit, urlunsplit
+
+    from harness.llm.transports import join_endpoint
+    from harness.secrets import redact_text, redact_url
 
     parts = urlsplit(join_endpoint(api_base, "models"))
     headers = {"Authorization": f"Bearer {key}"} if key else {}

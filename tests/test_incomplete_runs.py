@@ -12,10 +12,19 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import Project, stub_args
-from test_plugin_e2e import sample_stub  # noqa: F401 (the stub that answers the sample suite)
+from test_plugin_e2e import judge_rules, sample_answers
 
 from harness.testing import StubProcess
+
+
+@pytest.fixture
+def sample_stub(fresh_stub: StubProcess) -> StubProcess:
+    """A stub that answers the sample suite (right, but for three items it gets wrong on purpose)."""
+    fresh_stub.control(answers=sample_answers(), judge_rules=judge_rules(), judge_default={"grade": "incorrect"})
+    return fresh_stub
+
 
 WITH_CTRL_C = (
     "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
