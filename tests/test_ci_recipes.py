@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +147,79 @@ def test_install_without_the_local_model_builds_nothing(tmp_path: Path) -> None:
     wrong = subprocess.run(["bash", "scripts/install.sh", "--no-local"], cwd=tmp_path, env=env, capture_output=True,
                            text=True)  # fmt: skip
     assert wrong.returncode == 2 and "unknown option --no-local" in wrong.stderr
+
+
+# -- command examples --------------------------------------------------------------------------------------
+
+PYTEST = re.compile(r"^(?:\S*python\S* -m pytest|pytest)\s")
+HARNESS = re.compile(r"^(?:\S*/)?harness\s")
+
+
+def _commands() -> list[tuple[str, list[str]]]:
+    """Every pytest and harness command line in the docs' shell blocks (continuations joined, comments
+    dropped, alternatives split at ` | ` and `&&`), as words."""
+    found = []
+    for where, line, text in blocks("bash"):
+        joined = text.replace("\\\n", " ")
+        for offset, raw in enumerate(joined.splitlines()):
+            for part in re.split(r"\s(?:\||&&)\s", raw):
+                part = part.strip()
+                part = re.sub(r"^bash scripts/install.sh\s*", "", part)
+                if not (PYTEST.match(part) or HARNESS.match(part)):
+                    continue
+                try:
+                    words = shlex.split(part, comments=True)
+                except ValueError:
+                    continue
+                found.append((f"{where}:{line + offset}", words))
+    return found
+
+
+COMMANDS = _commands()
+
+
+@pytest.fixture(scope="module")
+def pytest_options() -> set[str]:
+    """Every long option pytest knows with the harness's plugin and xdist (from `pytest --help`)."""
+    out = subprocess.run([sys.executable, "-m", "pytest", "--help"], cwd=REPO, capture_output=True, text=True)
+    return set(re.findall(r"(?<![\w-])(--[a-z0-9][a-z0-9-]*)", out.stdout))
+
+
+def _harness_options(words: list[str]) -> set[str]:
+    """The options the `harness` parser accepts along the subcommands these words name."""
+    import argparse
+
+    from harness.cli import build_parser
+
+    parser: Any = build_parser()
+    known: set[str] = set()
+    for word in [*words, ""]:
+        known |= {o for action in parser._actions for o in action.option_strings}
+        subparsers = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if subparsers and word in subparsers[0].choices:
+            parser = subparsers[0].choices[word]
+    return known
+
+
+def test_the_docs_hold_command_examples() -> None:
+    assert len([c for c in COMMANDS if "pytest" in " ".join(c[1][:3])]) >= 20
+    assert len([c for c in COMMANDS if c[1][0].endswith("harness")]) >= 10
+
+
+@pytest.mark.parametrize("where,words", COMMANDS, ids=[f"{w}" for w, _ in COMMANDS])
+def test_every_option_an_example_uses_exists(where: str, words: list[str], pytest_options: set[str]) -> None:
+    options = {w.split("=", 1)[0] for w in words if w.startswith("--")}
+    known = _harness_options(words[1:]) if words[0].endswith("harness") else pytest_options
+    unknown = options - known
+    assert not unknown, f"{where}: {' '.join(words)}: no such option {sorted(unknown)}"
+
+
+def test_the_readme_selection_example_selects_items() -> None:
+    """The README's -m/-k example, collected (not run): it must select something."""
+    (line,) = [w for _, w in COMMANDS if "-m" in w and "-k" in w and w[0] == "pytest"]
+    args = [w for w in line[1:] if w not in ("--repeats", "3")]
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args, "--collect-only", "-q"],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 0 and "no tests collected" not in out.stdout, out.stdout[-1000:]
