@@ -111,7 +111,8 @@ def estimate_run(specs: list[Any], settings: Any) -> list[str]:
             remote, _ = shared_parts(settings, "estimate")
         cache = CallCache(settings.cache_dir, settings.cache_mode, remote=remote)
     try:
-        return lines(summarise(estimate_items(specs, settings, cache, replayed), settings))
+        items = estimate_items(specs, settings, cache, replayed)
+        return lines(summarise(items, settings)) + stage_lines(by_stage(items, settings))
     finally:
         if cache is not None:
             cache.close()
@@ -242,6 +243,53 @@ def summarise(items: list[ItemEstimate], settings: Any) -> dict[str, SuiteEstima
         if item_calls:  # calls that will be read from the cache cost nothing now
             suite.cost_usd += cost * max(0.0, 1 - item.cached_calls / item_calls)
     return dict(sorted(suites.items()))
+
+
+STAGES = {"sut": "system under test", "judge": "judges", "embed": "embeddings"}
+
+
+def by_stage(items: list[ItemEstimate], settings: Any) -> dict[str, SuiteEstimate]:
+    """The same totals by stage: the system under test's calls, the judges' and the embeddings'. A stage's
+    cost is its tokens at its models' prices, less the item's share of calls the cache will answer."""
+    from harness.llm.pricing import load_price_file, price_for
+
+    user_prices = load_price_file(settings.price_file) if settings.price_file else {}
+    models = {"sut": [settings.model], "judge": list(settings.judge_models), "embed": [settings.embedding_model]}
+    stages: dict[str, SuiteEstimate] = defaultdict(SuiteEstimate)
+    for item in items:
+        item_calls = sum(n.calls for n in item.needs.values())
+        paid_share = max(0.0, 1 - item.cached_calls / item_calls) if item_calls else 0.0
+        for namespace, need in item.needs.items():
+            stage = stages[namespace]
+            stage.items += 1
+            stage.calls += need.calls
+            stage.cached_calls += need.calls * (1 - paid_share)
+            stage.input_tokens += need.input_tokens
+            stage.output_tokens += need.output_tokens
+            chosen = models.get(namespace, [settings.model])
+            for model in chosen:
+                price = price_for(model, user_prices)
+                if price is None:
+                    stage.unknown_prices.add(model)
+                    continue
+                share = 1 / len(chosen)
+                stage.cost_usd += paid_share * price.cost(need.input_tokens * share, need.output_tokens * share)
+    order = list(STAGES)
+    return dict(sorted(stages.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
+
+
+def stage_lines(stages: dict[str, SuiteEstimate]) -> list[str]:
+    """The by-stage table under the suites' (calls, tokens and cost; the basis is the suites')."""
+    if not stages:
+        return []
+    out = [f"{'by stage':<24} {'items':>6} {'calls':>9} {'cached':>8} {'tokens in':>12} {'tokens out':>11} {'cost $':>10}"]
+    for name, s in stages.items():
+        cost = f"{s.cost_usd:.4f}" + ("+?" if s.unknown_prices else "")
+        out.append(
+            f"{STAGES.get(name, name)[:24]:<24} {s.items:>6} {s.calls:>9.0f} {s.cached_calls:>8.0f} "
+            f"{s.input_tokens:>12,.0f} {s.output_tokens:>11,.0f} {cost:>10}"
+        )
+    return out
 
 
 def lines(suites: dict[str, SuiteEstimate]) -> list[str]:

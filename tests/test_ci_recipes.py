@@ -223,3 +223,19 @@ def test_the_readme_selection_example_selects_items() -> None:
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert out.returncode == 0 and "no tests collected" not in out.stdout, out.stdout[-1000:]
+
+
+PYTHON = blocks("python")
+
+
+@pytest.mark.parametrize("where,line,text", PYTHON, ids=[f"{w}:{n}" for w, n, _ in PYTHON])
+def test_python_examples_parse_and_their_harness_imports_exist(where: str, line: int, text: str) -> None:
+    import ast
+    import importlib
+
+    tree = ast.parse(text, filename=f"{where}:{line}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("harness"):
+            module = importlib.import_module(node.module or "")
+            missing = [a.name for a in node.names if not hasattr(module, a.name)]
+            assert not missing, f"{where}:{line + node.lineno}: {node.module} has no {', '.join(missing)}"

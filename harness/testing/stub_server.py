@@ -81,6 +81,7 @@ class StubStats:
     peak_in_flight: int = 0  # the most requests it worked on at once
     sequence: list[str] = field(default_factory=list)  # each request's fate in order: "ok", "429", "other"
     model_lists: int = 0  # GET /models: free requests (the harness's check before a run), not in `requests`
+    model_list_auth: set[str] = field(default_factory=set)  # the Authorization headers those carried
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,6 +96,7 @@ class StubStats:
             "peak_in_flight": self.peak_in_flight,
             "sequence": list(self.sequence),
             "model_lists": self.model_lists,
+            "model_list_auth": sorted(self.model_list_auth),
         }
 
 
@@ -398,9 +400,10 @@ class StubServer:
         from aiohttp import web
 
         self.stats.model_lists += 1
-        refused = self._check_auth(request)
-        if refused is not None:
-            return refused
+        auth = request.headers.get("Authorization", "")  # kept apart from seen_auth, which the paid calls fill
+        self.stats.model_list_auth.add(auth)
+        if self.config.required_key and auth != f"Bearer {self.config.required_key}":
+            return web.json_response({"error": {"message": "invalid api key (stub)"}}, status=401)
         return web.json_response({"object": "list", "data": [{"id": "stub", "object": "model"}]})
 
     async def get_stats(self, request: Any) -> Any:
