@@ -282,7 +282,8 @@ def stage_lines(stages: dict[str, SuiteEstimate]) -> list[str]:
     """The by-stage table under the suites' (calls, tokens and cost; the basis is the suites')."""
     if not stages:
         return []
-    out = [f"{'by stage':<24} {'items':>6} {'calls':>9} {'cached':>8} {'tokens in':>12} {'tokens out':>11} {'cost $':>10}"]
+    head = f"{'by stage':<24} {'items':>6} {'calls':>9} {'cached':>8} {'tokens in':>12} {'tokens out':>11}"
+    out = [f"{head} {'cost $':>10}"]
     for name, s in stages.items():
         cost = f"{s.cost_usd:.4f}" + ("+?" if s.unknown_prices else "")
         out.append(
