@@ -231,6 +231,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
     """The shards of one run (--shard K/N) as one run, written like any run. Shards that do not make one
     run (a gap, a duplicate, a mismatch) are one line and exit 4; with --fail-on-regression the exit code
     is the gate's on the merged run."""
+    from harness.atomic_write import WriteFailed
     from harness.errors import ConfigError
     from harness.report.merge import MergeError, check_shards, merge_runs, merge_settings, read_shard
     from harness.report.writer import save_run
@@ -253,7 +254,11 @@ def cmd_merge(args: argparse.Namespace) -> int:
         print(f"harness merge: {exc}", file=sys.stderr)
         return 4
     run = redact(run)
-    directory, html = save_run(run, settings)
+    try:
+        directory, html = save_run(run, settings)
+    except WriteFailed as exc:
+        print(f"harness merge: the merged run was not written: {exc} (no file was left half-written)", file=sys.stderr)
+        return 3
     print(
         f"harness merge: {len(shards)} shards, {len(run['results'])} items -> {html or directory / 'summary.md'} "
         f"(data: {directory / 'results.json'})"
@@ -435,8 +440,14 @@ def build_parser() -> argparse.ArgumentParser:
     merge.set_defaults(func=cmd_merge)
 
     from harness.analysis.commands import add_commands
+    from harness.analysis.judge_commands import add_commands as add_judge_commands
 
     add_commands(sub, _add_common)
+    add_judge_commands(sub, _add_common)
+
+    from harness.solve.commands import add_command as add_solve
+
+    add_solve(sub)
 
     schema = sub.add_parser("schema", help="print the JSON Schema of task files")
     schema.add_argument("--output", default=None)

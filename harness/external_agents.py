@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -46,6 +47,16 @@ def item_name(task: dict[str, Any]) -> str:
     """`id`, `id[variant]`, `id[r1]` or `id[variant/r1]`, as the pytest item is named."""
     parts = [p for p in (task.get("variant"), f"r{task['repeat']}" if task.get("repeat") else None) if p]
     return f"{task['id']}[{'/'.join(parts)}]" if parts else str(task["id"])
+
+
+def folder_name(task: dict[str, Any]) -> str:
+    """The name of an item's working folder, unique in the run: readable (suite, task, variant, repeat) and
+    ended by a digest of all four, so that two suites' task `t`, or two ids the cleaning makes equal,
+    never share one."""
+    full = [task.get("suite"), task["id"], task.get("variant"), task.get("repeat") or 0]
+    digest = hashlib.sha256(json.dumps(full).encode()).hexdigest()[:12]
+    readable = _UNSAFE.sub("_", f"{task.get('suite') or ''}.{item_name(task)}").strip("._")[:100]
+    return f"{readable}-{digest}" if readable else digest
 
 
 def task_document(
@@ -129,9 +140,11 @@ class _GatewayAgent:
         try:
             text = await self._run(document, access, session, timeout)
         except HarnessError as exc:
+            await self.gateway.finish_session(session)  # the calls still in flight belong to this item
             raise session.first_failure() or exc from None
         finally:
-            self.gateway.close_session(session)
+            self.gateway.close_session(session)  # cancelled: revoked at least
+        await self.gateway.finish_session(session)
         if (failure := session.first_failure()) is not None:
             raise failure  # the agent carried on after a refused call: its answer is not the run's answer
         return Answer(text=text, tool_calls=trajectory.steps)
@@ -172,7 +185,7 @@ class CommandAgent(_GatewayAgent):
         return int(self.gateway.port)
 
     async def _run(self, document: dict[str, Any], access: GatewayAccess, session: ItemSession, timeout: float) -> str:
-        item = _UNSAFE.sub("_", document["item"])[:150]
+        item = folder_name(document["task"])
         folder = self.sandbox.folder_for(item)
         extra = {**access.env(), "HARNESS_TASK_ID": str(document["id"])}
         extra["HARNESS_MCP_STDIO"] = " ".join(access.mcp_stdio)

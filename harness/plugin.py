@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -208,7 +209,37 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     if not session.config.option.collectonly:
         _check_before_any_call(session.config)
+        _check_judge_calibration(session)
     _freeze_heap()
+
+
+def _check_judge_calibration(session: pytest.Session) -> None:
+    """--min-judge-agreement: the judges' calibration on each suite's labelled set, before any call."""
+    settings = session.config.stash[SETTINGS]
+    if settings.min_judge_agreement is None:
+        return
+    from harness.calibration.records import gate_problem, run_calibration
+    from harness.errors import ConfigError
+
+    suites = {item.task.suite for item in session.items if isinstance(item, TaskItem)}
+    try:
+        entries = run_calibration(
+            settings.labelled_sets or settings.rootdir / "calibration",
+            settings.report_dir,
+            suites,
+            settings.judge_models,
+        )
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from exc
+    if not entries:
+        session.config.stash[RUN_STATE].warnings.append(
+            f"--min-judge-agreement {settings.min_judge_agreement:g}: no labelled set covers the suites "
+            f"{', '.join(sorted(suites))}; the judges were not checked"
+        )
+        return
+    problem = gate_problem(entries, settings.min_judge_agreement)
+    if problem is not None:
+        raise pytest.UsageError(problem)
 
 
 def _check_cache_url(config: pytest.Config, settings: Any) -> None:
@@ -487,6 +518,15 @@ def _mark_incomplete(session: pytest.Session, state: RunState, exitstatus: int) 
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+def _report_not_written(config: pytest.Config, reason: str) -> None:
+    line = f"harness ERROR: the run's report was not written: {reason} (no file was left half-written)"
+    reporter = config.pluginmanager.getplugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(line, red=True)
+    else:
+        print(line, file=sys.stderr)
+
+
 def _stop_local_model(state: RunState) -> None:
     service, state.local_model = state.local_model, None
     if service is not None:
@@ -522,7 +562,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state.finished_at = time.time()
     settings = config.stash[SETTINGS]
     _mark_incomplete(session, state, exitstatus)
-    run = write_run(config, state, settings, exitstatus)
+    from harness.atomic_write import WriteFailed
+
+    try:
+        run = write_run(config, state, settings, exitstatus)
+    except WriteFailed as exc:  # a full disk: one line, nothing half-written, the history not counting the run
+        _report_not_written(config, str(exc))
+        session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+        return
     config.hook.pytest_harness_report(config=config, run=run)
     if settings.fail_margin is not None and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         # The regression gate decides: a regression, or items it could not measure; not the thresholds.

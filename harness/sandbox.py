@@ -153,6 +153,7 @@ class Sandbox:
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     network: str = "shared"  # or "gateway": no network in the sandbox but the gateway, through a Unix socket
+    sockets: Path | None = None  # this process's gateway socket folder: private, never one a task can name
 
     @property
     def description(self) -> str:
@@ -171,6 +172,7 @@ class Sandbox:
         return text
 
     def folder_for(self, item: str) -> Path:
+        """The item's working folder, emptied; `item` is unique in the run (external_agents.folder_name)."""
         if self.root is None:
             self.root = Path(tempfile.mkdtemp(prefix="harness-agents-"))
         folder = self.root / item
@@ -182,12 +184,17 @@ class Sandbox:
         return folder
 
     def gateway_socket(self) -> Path:
-        """Where the harness serves its gateway to sandboxes without a network (a Unix socket of this run)."""
-        if self.root is None:
-            self.root = Path(tempfile.mkdtemp(prefix="harness-agents-"))
-        return self.root / "gateway.sock"
+        """Where this process serves its gateway to sandboxes without a network: a Unix socket in a folder of
+        its own (each xdist worker has its gateway and its socket), apart from the items' working folders (a
+        task may be named anything, `gateway.sock` included) and short enough for a socket's path."""
+        if self.sockets is None:
+            self.sockets = Path(tempfile.mkdtemp(prefix="harness-gw-"))
+        return self.sockets / "gateway.sock"
 
     def close(self) -> None:
+        if self.sockets is not None:
+            shutil.rmtree(self.sockets, ignore_errors=True)
+            self.sockets = None
         if self.root is not None and not self.keep:
             shutil.rmtree(self.root, ignore_errors=True)
             self.root = None

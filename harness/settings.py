@@ -278,6 +278,22 @@ def add_options(parser: Any) -> None:
         "longer fail the run.",
     )
     add("--tolerance", type=float, default=2.0, help="Changes within +-this many points count as unchanged.")
+    add(
+        "--min-judge-agreement",
+        type=float,
+        default=None,
+        metavar="KAPPA",
+        help="Refuse the run, before any call, unless every judge's agreement with the labelled set of each "
+        "suite it judges (its calibration by `harness judges calibrate`: quadratic kappa on levels, kappa on "
+        "creator verdicts) is at least KAPPA.",
+    )
+    add(
+        "--labelled-sets",
+        default=None,
+        metavar="DIR",
+        help="Where the labelled sets are that --min-judge-agreement and run.calibration look up (default: "
+        "calibration/ under the project's root).",
+    )
     add("--save-baseline", default=None, metavar="PATH", help="Copy this run's results.json to PATH.")
     add(
         "--no-html",
@@ -342,6 +358,8 @@ class Settings:
     baseline: Path | None = None
     fail_margin: float | None = None
     tolerance: float = 2.0
+    min_judge_agreement: float | None = None
+    labelled_sets: Path | None = None  # None: <rootdir>/calibration
     save_baseline: Path | None = None
     sample: int | None = None
     shard: tuple[int, int] | None = None  # (K, N), 1-based
@@ -441,6 +459,7 @@ class Settings:
             "cache_url": redact_url(self.cache_url),
             "run_group": self.run_group,
             "pass_threshold": self.pass_threshold,
+            "min_judge_agreement": self.min_judge_agreement,
             "max_cost_usd": self.max_cost_usd,
             "allow_unpriced": self.allow_unpriced,
             "withhold_references": self.withhold_references,
@@ -546,6 +565,8 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         problems.append(f"--fail-on-regression MARGIN must be 0 or more points, got {opt.fail_on_regression}")
     if not opt.tolerance >= 0:
         problems.append(f"--tolerance must be 0 or more points, got {opt.tolerance}")
+    if opt.min_judge_agreement is not None and not -1 <= opt.min_judge_agreement <= 1:
+        problems.append(f"--min-judge-agreement must be a kappa from -1 to 1, got {opt.min_judge_agreement}")
     if not opt.agent_timeout > 0:
         problems.append(f"--agent-timeout must be positive, got {opt.agent_timeout}")
     if opt.agent_memory_mb < 64:
@@ -626,6 +647,8 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         baseline=baseline,
         fail_margin=opt.fail_on_regression,
         tolerance=opt.tolerance,
+        min_judge_agreement=opt.min_judge_agreement,
+        labelled_sets=Path(opt.labelled_sets) if opt.labelled_sets else None,
         save_baseline=Path(opt.save_baseline) if opt.save_baseline else None,
         sample=opt.sample,
         shard=shard,
@@ -790,8 +813,8 @@ def settings_for_command(rootdir: Path, **overrides: Any) -> Settings:
 
 
 def check_paths(settings: Settings) -> None:
-    """Before any call is paid for: the report directory must be writable and the cache directory usable.
-    Each problem is one line naming the path and what is wrong."""
+    """Before any call is paid for: the report directory must be writable, the cache directory usable and
+    the price file valid. Each problem is one line naming the path and what is wrong."""
     problems = []
     for label, path in (("--report-dir", settings.report_dir), ("--cache-dir", settings.cache_dir)):
         if label == "--cache-dir" and settings.cache_mode.value == "off":
@@ -799,6 +822,13 @@ def check_paths(settings: Settings) -> None:
         problem = _directory_problem(path)
         if problem:
             problems.append(f"{label} {path}: {problem}")
+    if settings.price_file is not None:
+        from harness.llm.pricing import load_price_file
+
+        try:
+            load_price_file(settings.price_file)
+        except ValueError as exc:
+            problems.append(f"--price-file {exc}")
     if problems:
         raise ConfigError("; ".join(problems))
 

@@ -159,6 +159,7 @@ def _inputs(items: list[pytest.Item], settings: Any) -> dict[str, Any]:
             rows.append((suite, name, "invalid", None, 0))
     files = sorted({Path(str(item.path)) for item in items if _is_harness_item(item)})
     record = inputs_record(rows, files, settings)
+    record["item_ids"] = digest(item.nodeid for item in items if _is_harness_item(item))
     record["harness_source"] = harness_source_digest()
     record["price_file"] = file_digest(settings.price_file)
     return record
@@ -208,6 +209,7 @@ def select(items: list[pytest.Item], settings: Any) -> tuple[list[pytest.Item], 
         "task_digest": digest(task_line(suite, task_id) for suite, task_id, _ in mine),
         "history_digest": weights_digest(units, durations) if settings.shard_balance == "history" else None,
         "group": settings.run_group,
+        "selected": sorted(i.nodeid for i in kept if _is_harness_item(i)),  # what `harness merge` checks
     }
     return kept, dropped, record
 
@@ -346,7 +348,7 @@ def run_fields(config: pytest.Config) -> dict[str, Any]:
         index, count = settings.shard
         fields["shard"] = {"index": index, "count": count, "balance": settings.shard_balance, "tasks": 0,
                            "items": 0, "task_digest": digest([]), "history_digest": None,
-                           "group": settings.run_group}  # fmt: skip
+                           "group": settings.run_group, "selected": []}  # fmt: skip
     return fields
 
 

@@ -304,7 +304,8 @@ class AgentSolver:
     """The user's own agent: `module:callable`, sync or async, called as agent(prompt, ...).
 
     It may accept any of `tools=` (the task's tools, each call recorded), `system=`, `task=` (a dict with
-    id, suite, kind, version, variant, repeat, metadata), `model=` (a ModelHandle on the base model:
+    id, suite, kind, version, variant, repeat, metadata), `limits=` (the task's LoopLimits: a budget the
+    agent may keep to), `model=` (a ModelHandle on the base model:
     cached, budgeted, recorded, replayable) and `gateway=` (a harness.gateway.GatewayAccess: an
     OpenAI-compatible base URL and key for this item, and its tools over MCP, for agent frameworks that
     make their own calls). It returns a string, a dict with an "answer" key, or an object with an `answer`
@@ -353,7 +354,7 @@ class AgentSolver:
     ) -> Answer:
         trajectory = Trajectory()
         recorded = recorded_tools(tools, trajectory)
-        offered = {"tools": recorded, "system": system, "task": task, "model": model}
+        offered = {"tools": recorded, "system": system, "task": task, "model": model, "limits": limits}
         kwargs = {name: value for name, value in offered.items() if value is not None and self._wants(name)}
         if "tools" not in kwargs and self._wants("tools"):
             kwargs["tools"] = []
@@ -375,14 +376,25 @@ class AgentSolver:
         timeout = (limits.time_limit_s if limits is not None else None) or self.timeout_s
         try:
             async with asyncio.timeout(timeout):
-                return await self._call(prompt, kwargs, trajectory, session)
+                answer = await self._call(prompt, kwargs, trajectory, session)
         except TimeoutError as exc:
             # A hung agent is the system's failure (score 0), never a stalled run. A sync agent's thread
             # cannot be killed: it is abandoned, and its late answer is never read.
+            if session is not None:
+                await self.gateway.finish_session(session)  # its calls in flight are recorded on the item
             raise AgentError(f"the agent {self.name} did not finish within {timeout:g} s") from exc
+        except HarnessError:
+            if session is not None:
+                await self.gateway.finish_session(session)
+            raise
         finally:
             if session is not None:
-                self.gateway.close_session(session)
+                self.gateway.close_session(session)  # cancelled: revoked at least
+        if session is not None:
+            await self.gateway.finish_session(session)
+            if session.failures:  # a call still in flight when the agent returned was refused
+                raise session.failures[0]
+        return answer
 
     async def _call(self, prompt: str, kwargs: dict[str, Any], trajectory: Trajectory, session: Any) -> Answer:
         try:

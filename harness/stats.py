@@ -156,3 +156,154 @@ def exact_agreement(units: Sequence[Sequence[Any]]) -> float | None:
     if not rated:
         return None
     return sum(len(set(values)) == 1 for values in rated) / len(rated)
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """The chance that at least one of k repeats drawn without replacement from n, c of which passed, passes:
+    1 - C(n-c, k) / C(n, k), the unbiased estimator of pass@k (Chen et al., 2021). k = n: 1 when any passed."""
+    _check_counts(n, c, k)
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """The chance that all of k repeats drawn without replacement from n, c of which passed, pass:
+    C(c, k) / C(n, k), the unbiased estimator of pass^k (tau-bench, Yao et al., 2024). k = n: 1 only when
+    every repeat passed. It falls with k where pass@k rises: the share of tasks a system solves reliably."""
+    _check_counts(n, c, k)
+    return math.comb(c, k) / math.comb(n, k)
+
+
+def _check_counts(n: int, c: int, k: int) -> None:
+    if not 0 <= c <= n or not 1 <= k <= n:
+        raise ValueError(f"pass@k needs 0 <= passed <= repeats and 1 <= k <= repeats; got n={n}, c={c}, k={k}")
+
+
+def clustered_mean_interval(
+    values: Sequence[float], clusters: Sequence[Any], bounds: tuple[float, float] | None = None
+) -> Estimate:
+    """Mean and 95 % interval of values that come in clusters (the repeats of one task), whose values are
+    not independent: the cluster-robust standard error of the mean (CR1, as inspect_ai's clustered `ci()`),
+        se^2 = G / (G - 1) * sum_g (sum_{i in g} (x_i - mean))^2 / N^2,
+    with Student's t on G - 1 degrees of freedom (G clusters, N values). With one value per cluster it is
+    the ordinary interval; with identical repeats it is that of the cluster means, not N times narrower.
+    `bounds` clips the interval to the scale, as in `mean_interval`."""
+    if len(values) != len(clusters):
+        raise ValueError("one cluster label per value")
+    n = len(values)
+    if n == 0:
+        return Estimate(None, None, None, 0)
+    mean = math.fsum(values) / n
+    sums: dict[Any, float] = {}
+    for value, cluster in zip(values, clusters, strict=True):
+        sums[cluster] = sums.get(cluster, 0.0) + (value - mean)
+    g = len(sums)
+    if g < 2:
+        return Estimate(mean, None, None, n)
+    se = math.sqrt(g / (g - 1) * math.fsum(s * s for s in sums.values())) / n
+    half = t975(g - 1) * se
+    low, high = mean - half, mean + half
+    if bounds is not None and all(bounds[0] <= v <= bounds[1] for v in values):
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return Estimate(mean, low, high, n)
+
+
+def repeats_to_detect(effect: float, tasks: int, sd_between: float, sd_within: float) -> int | None:
+    """How many repeats per task a paired gate over `tasks` tasks needs to detect a change of `effect`
+    points at 5 % (two-sided) with 80 % power. A task's paired difference of means over r repeats on each
+    side has variance sd_between^2 + 2 sd_within^2 / r (sd_between: the spread of true per-task changes;
+    sd_within: the spread of one task's repeats), and the gate detects (1.96 + 0.84) * sd / sqrt(tasks).
+    None when no number of repeats is enough: the task-to-task spread alone hides the effect (add tasks)."""
+    if effect <= 0 or tasks < 2:
+        raise ValueError("the effect must be positive and the gate needs at least two tasks")
+    allowed = (effect * math.sqrt(tasks) / (_Z975 + 0.841621)) ** 2  # the largest variance that still detects it
+    room = allowed - sd_between**2
+    if room <= 0:
+        return None
+    return max(1, math.ceil(2 * sd_within**2 / room))
+
+
+def krippendorff_alpha(units: Sequence[Sequence[Any]], metric: str = "nominal") -> float | None:
+    """Krippendorff's alpha with the `nominal`, `ordinal` or `interval` difference function. Each unit holds
+    the values its raters gave (missing ones left out); units with fewer than two values do not count.
+    Ordinal values must sort (their order is the scale's; the distance between two ranks counts the values
+    observed between them, Krippendorff 2011); interval values must be numbers. None when undefined."""
+    from collections import Counter
+
+    if metric not in ("nominal", "ordinal", "interval"):
+        raise ValueError(f"unknown metric {metric!r}: nominal, ordinal or interval")
+    coincidences: Counter[tuple[Any, Any]] = Counter()
+    for values in units:
+        m = len(values)
+        if m < 2:
+            continue
+        for i, a in enumerate(values):
+            for j, b in enumerate(values):
+                if i != j:
+                    coincidences[(a, b)] += 1 / (m - 1)
+    totals: Counter[Any] = Counter()
+    for (a, _), weight in coincidences.items():
+        totals[a] += weight
+    n = sum(totals.values())
+    if n <= 1:
+        return None
+    levels = sorted(totals)
+    if metric == "nominal":
+
+        def delta(a: Any, b: Any) -> float:
+            return 0.0 if a == b else 1.0
+    elif metric == "interval":
+
+        def delta(a: Any, b: Any) -> float:
+            return float(a - b) ** 2
+    else:
+        rank = {v: i for i, v in enumerate(levels)}
+        cumulative = [0.0]
+        for v in levels:
+            cumulative.append(cumulative[-1] + totals[v])
+
+        def delta(a: Any, b: Any) -> float:
+            low, high = sorted((rank[a], rank[b]))
+            between = cumulative[high + 1] - cumulative[low]
+            return (between - (totals[levels[low]] + totals[levels[high]]) / 2) ** 2
+
+    observed = sum(w * delta(a, b) for (a, b), w in coincidences.items()) / n
+    expected = sum(totals[a] * totals[b] * delta(a, b) for a in levels for b in levels) / (n * (n - 1))
+    if expected == 0:
+        return None
+    return 1 - observed / expected
+
+
+def cohen_kappa(a: Sequence[Any], b: Sequence[Any], levels: Sequence[Any], weights: str | None = None) -> float | None:
+    """Cohen's kappa between two raters over the same items (`levels` in the scale's order). `weights`
+    "quadratic": disagreements weigh (i - j)^2 / (k - 1)^2 by how far apart the levels lie (for ordinal
+    levels); "linear": |i - j| / (k - 1); None: every disagreement counts the same. None when undefined
+    (no items, or chance agreement is perfect)."""
+    if len(a) != len(b):
+        raise ValueError("both raters must rate the same items")
+    if not a:
+        return None
+    index = {level: i for i, level in enumerate(levels)}
+    k = len(levels)
+    if k < 2:
+        return None
+
+    def weight(i: int, j: int) -> float:
+        if weights == "quadratic":
+            return (i - j) ** 2 / (k - 1) ** 2
+        if weights == "linear":
+            return abs(i - j) / (k - 1)
+        if weights is None:
+            return float(i != j)
+        raise ValueError(f"unknown weights {weights!r}")
+
+    n = len(a)
+    observed = [[0.0] * k for _ in range(k)]
+    for x, y in zip(a, b, strict=True):
+        observed[index[x]][index[y]] += 1
+    rows = [sum(row) for row in observed]
+    cols = [sum(observed[i][j] for i in range(k)) for j in range(k)]
+    disagreement = sum(weight(i, j) * observed[i][j] for i in range(k) for j in range(k)) / n
+    chance = sum(weight(i, j) * rows[i] * cols[j] for i in range(k) for j in range(k)) / (n * n)
+    if chance == 0:
+        return None
+    return 1 - disagreement / chance

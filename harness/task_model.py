@@ -19,6 +19,21 @@ MAX_VERSION = 1_000_000
 STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, defer_build=True)
 
 
+class Calibration(BaseModel):
+    """What blind solves observed on a task: the index's prior for its difficulty (docs/xbench.md#calibration)."""
+
+    model_config = STRICT
+
+    date: dt.date = Field(description="When the solves were graded.")
+    solves: int = Field(ge=1, le=10_000, description="How many blind solves at the full budget.")
+    mean_score: float = Field(ge=0, le=100, description="Their mean score (0..100).")
+    solve_rate: float = Field(ge=0, le=1, description="The share of them that passed.")
+    quarter_mean_score: float | None = Field(
+        default=None, ge=0, le=100, description="Mean score of solves with a quarter of the call budget."
+    )
+    note: str | None = Field(default=None, max_length=2000, description="Who solved and graded, and how.")
+
+
 class TaskMetadata(BaseModel):
     """What a task costs a professional and how it ages; used by reports, the index and `-m`."""
 
@@ -33,6 +48,11 @@ class TaskMetadata(BaseModel):
     collected: dt.date | None = Field(default=None, description="When the ground truth was collected.")
     tags: tuple[Tag, ...] = Field(default=(), description="Free labels; each also becomes a pytest marker.")
     source: str | None = Field(default=None, max_length=2000, description="Where the task comes from.")
+    tier: Literal["easy", "calibrated"] | None = Field(
+        default=None,
+        description="easy: a warm-up task strong agents solve; calibrated: difficulty measured by blind solves.",
+    )
+    calibration: Calibration | None = Field(default=None, description="What blind solves observed on the task.")
 
 
 class TaskBase(BaseModel):

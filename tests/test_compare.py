@@ -338,3 +338,31 @@ def test_credentials_in_a_url_and_a_named_key_are_refused_together(project: Proj
     out = project.pytest("evals/sample", "--model", "openai/x", "--api-base", url, "--api-key-env", "SOME_KEY")
     assert out.returncode == 4 and "carries credentials" in out.stderr and "pass@" not in out.stderr
     assert fresh_stub.stats()["requests"] == 0
+
+
+def test_the_gate_fails_closed_when_too_little_of_the_baseline_pairs(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every task's version bumped and every score fallen from 100 to 0: nothing pairs, and the gate says
+    "not comparable" (exit 1) rather than passing on nothing measured; so it does when under half pairs."""
+    from harness.analysis.compare import gate_line
+    from harness.cli import main
+
+    base = results([100] * 10)
+    bumped = compare(base, results([0] * 10, version=2), fail_margin=2)
+    assert bumped.paired == 0 and bumped.failed and not bumped.regressed
+    line = gate_line(bumped)
+    assert "**fails**" in line and "not comparable: 0 of the baseline's 10 task(s) pair" in line
+    assert "10 changed version" in line
+    four = results([100] * 4) + [{**r, "task_version": 2} for r in results([0] * 10)[4:]]
+    assert compare(base, four, fail_margin=2).failed  # 4 of 10 pair: under half
+    six = results([100] * 6) + [{**r, "task_version": 2} for r in results([0] * 10)[6:]]
+    assert not compare(base, six, fail_margin=2).failed  # 6 of 10 pair, none regressed: it judges, and passes
+    assert not compare(base, results([0] * 10, version=2)).failed  # without the gate it only reports
+    valid = _valid_run()
+    new = {**valid, "results": [{**r, "task_version": 2, "score": 0.0, "outcome": "failed"} for r in valid["results"]]}
+    (tmp_path / "base.json").write_text(json.dumps(valid))
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    capsys.readouterr()
+    assert main(["compare", str(tmp_path / "base.json"), str(tmp_path / "new.json"), "--fail-on-regression"]) == 1
+    assert "not comparable: 0 of the baseline's 2 task(s) pair" in capsys.readouterr().out

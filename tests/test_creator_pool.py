@@ -16,6 +16,7 @@ Failures list the offending creators by file and handle, for the people writing 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import statistics
@@ -43,6 +44,11 @@ RULES = rules()
 TARGET_CREATORS = 836  # the paper's pool size
 SKELETON_SHARE = 0.03  # no sentence pattern on more than 3 % of pages
 LAYOUTS = sorted(render.LAYOUT_WEIGHTS["YouTube"])
+# The briefs rewritten as trade-offs (issue 27); the set only grows.
+CALIBRATED = {
+    "mk-app-pennypilot-us-launch",
+    "mk-app-colibri-neobank-mexico",
+}
 
 
 def listing(problems: list[str], limit: int = 60) -> str:
@@ -164,6 +170,23 @@ def test_overrides_in_the_yaml_win_over_the_derivation() -> None:
     assert budget["rates_usd"][main] < plain["rates_usd"][main]
 
 
+def test_soft_signals_are_derived_unless_written_and_held_to_their_ranges() -> None:
+    plain = numbers.derive(Creator.model_validate(a_creator(6)), RULES)  # a YouTuber
+    assert RULES["views_trend_drift"][0] <= plain["views_trend_90d"] <= RULES["views_trend_drift"][1]
+    low, high = RULES["suspicious_followers_usual"]
+    assert low <= plain["suspicious_followers"] <= high
+    assert list(plain["rates_usd"]) == list(RULES["rate_formats"]["YouTube"])  # every format unless told
+    signals = {"views_trend": -41, "suspicious_followers": 22}
+    written = Creator.model_validate(a_creator(6, formats=["dedicated_video", "shorts"], performance=signals))
+    data = numbers.derive(written, RULES)
+    assert (data["views_trend_90d"], data["suspicious_followers"]) == (-41, 22)
+    assert data["rates_usd"] == {k: plain["rates_usd"][k] for k in ("dedicated_video", "shorts")}  # same prices
+    assert numbers.check({key: data[key] for key in numbers.DATA_KEYS}, RULES) == []
+    broken = {**{key: data[key] for key in numbers.DATA_KEYS}, "views_trend_90d": -95, "suspicious_followers": 70,
+              "rates_usd": {"shorts": 100, "dedicated_video": 900}}  # fmt: skip
+    assert [p.split()[0] for p in numbers.check(broken, RULES)] == ["views", "70%", "rates_usd"]
+
+
 def test_a_cadence_the_text_states_sets_posts_per_month() -> None:
     stated = a_creator(3, content="Long walkthroughs of a real paycheck and its spreadsheet; two uploads a month.")
     assert numbers.derive(Creator.model_validate(stated), RULES)["posts_per_month"] == 2
@@ -229,11 +252,18 @@ def synthetic_pages(count: int = 60) -> list[str]:
 
 def test_every_layout_shows_the_creators_own_text_and_numbers() -> None:
     for i, layout in enumerate(LAYOUTS):
-        raw = a_creator(i, language="Portuguese", region="Brazil", city="Recife")
+        platform = a_creator(i)["platform"]
+        main, sold, *_ = RULES["rate_formats"][platform]  # sells only its second format
+        raw = a_creator(i, language="Portuguese", region="Brazil", city="Recife", formats=[sold],
+                        performance={"views_trend": -23, "suspicious_followers": 17},
+                        brand_safety="Kelbra tavow nox pelie, quarust miran sulow in 2024.")  # fmt: skip
         raw["recent"][0] = "A title | with a pipe"  # a pipe cannot go into a Markdown table
         creator = Creator.model_validate(raw)
         data = numbers.derive(creator, RULES)
         text = render.body(creator, data, layout)
+        assert list(data["rates_usd"]) == [sold] and render.RATE_LABELS[main] in text, layout  # named, not sold
+        assert numbers.check({key: data[key] for key in numbers.DATA_KEYS}, RULES) == [], layout
+        assert "-23%" in text and "17%" in text and creator.brand_safety in text, layout  # the soft signals
         missing = [piece for piece in render.own_text(creator) if piece not in text]
         assert not missing, (layout, missing)
         shown = [f"{data['followers']:,}", render.short_number(data["followers"])]
@@ -391,11 +421,11 @@ def test_no_follower_count_is_a_round_thousand(pages: list[Page]) -> None:
     assert not round_, "follower counts are exact (412,318, not 412,000): " + listing(round_)
 
 
-def test_target_the_pool_has_836_creators_over_three_platforms(pages: list[Page]) -> None:
-    """TARGET (the paper's pool size): 836 creators, each platform holding at least a fifth. Fails until the
-    writers have written every creator; the count says how far along they are."""
+def test_the_pool_has_at_least_836_creators_over_three_platforms(pages: list[Page]) -> None:
+    """The paper's pool size is the floor (836 creators; the calibrated briefs' qualified creators add to it),
+    each platform holding at least a fifth."""
     platforms = Counter(page.data["platform"] for page in pages)
-    assert len(pages) == TARGET_CREATORS, f"target {TARGET_CREATORS} creators, the pool has {len(pages)}: {platforms}"
+    assert len(pages) >= TARGET_CREATORS, f"at least {TARGET_CREATORS} creators, the pool has {len(pages)}: {platforms}"
     assert min(platforms[p] for p in render.FOLDERS) >= len(pages) / 5, platforms
 
 
@@ -446,6 +476,9 @@ def by_key(pages: list[Page]) -> dict[Any, Page]:
     return {key(page.url): page for page in pages}
 
 
+DECOY_ROLES = ("near_miss", "lookalike", "qualified")
+
+
 def test_each_brief_lists_exactly_the_picks_and_near_misses_of_its_group_file() -> None:
     groups, problems = raw_groups(), []
     for task in briefs():
@@ -460,18 +493,24 @@ def test_each_brief_lists_exactly_the_picks_and_near_misses_of_its_group_file() 
             problems.append(f"{task.id}: selected {k.platform} @{k.handle} is not a pick of {task.id}.yaml")
         for k in sorted(picks - listed, key=str):
             problems.append(f"{task.id}: pick {k.platform} @{k.handle} of {task.id}.yaml is not in selected")
-        want = {key(url_of(c)): (c.get("role") == "lookalike", " ".join(str(c.get("why") or "").split()))
-                for c in creators if c.get("role") in ("near_miss", "lookalike")}  # fmt: skip
-        have = {key(m.url): (m.lookalike, " ".join(m.why.split())) for m in truth.near_misses}
+        want = {key(url_of(c)): (c.get("role"), " ".join(str(c.get("why") or "").split()))
+                for c in creators if c.get("role") in DECOY_ROLES}  # fmt: skip
+        have = {key(m.url): (m, " ".join(m.why.split())) for m in truth.near_misses}
         for k in sorted(set(want) | set(have), key=str):
             who = f"{task.id}: {k.platform} @{k.handle}"
             if k not in have:
-                role = "lookalike" if want[k][0] else "near_miss"
-                problems.append(f"{who}: a {role} of {task.id}.yaml, not in near_misses")
+                problems.append(f"{who}: a {want[k][0]} of {task.id}.yaml, not in near_misses")
             elif k not in want:
-                problems.append(f"{who}: in near_misses, but not a near_miss or lookalike of {task.id}.yaml")
-            elif want[k][0] != have[k][0]:
-                problems.append(f"{who}: lookalike is {have[k][0]} in the brief, role says {want[k][0]}")
+                # a creator written elsewhere (a filler, another brief's) who meets this brief's hard requirements
+                if not have[k][0].qualified:
+                    problems.append(
+                        f"{who}: in near_misses, but not a near_miss, lookalike or qualified of {task.id}.yaml "
+                        "(only a qualified near miss may come from another file)"
+                    )
+            elif (want[k][0] == "lookalike") != have[k][0].lookalike:
+                problems.append(f"{who}: lookalike is {have[k][0].lookalike} in the brief, role is {want[k][0]}")
+            elif (want[k][0] == "qualified") != have[k][0].qualified:
+                problems.append(f"{who}: qualified is {have[k][0].qualified} in the brief, role is {want[k][0]}")
             elif want[k][1] != have[k][1]:
                 problems.append(f"{who}: `why` differs: brief {have[k][1]!r} / file {want[k][1]!r}")
     assert not problems, listing(problems)
@@ -552,7 +591,7 @@ def test_every_near_miss_page_shows_its_miss(by_key: dict[Any, Page]) -> None:
     groups, problems = raw_groups(), []
     for task in briefs():
         for c in (groups.get(task.id) or {}).get("creators") or []:
-            if c.get("role") not in ("near_miss", "lookalike"):
+            if c.get("role") not in DECOY_ROLES:
                 continue
             who = f"{task.id}: {c.get('role')} {c.get('platform')} @{c.get('handle')}"
             page, visible = by_key.get(key(url_of(c))), " ".join(str(c.get("visible") or "").split())
@@ -674,3 +713,104 @@ def test_a_client_who_picked_more_than_the_form_asked_said_it_might() -> None:
         if picked < task.inputs.k:
             problems.append(f"{task.id}: {picked} picks cannot fill k = {task.inputs.k} slots")
     assert not problems, listing(problems)
+
+
+# -- calibrated briefs: a trade-off among many qualified creators -------------------------------------------------
+
+# Words that name a soft signal: the fee against the budget, the audience in the target markets, engagement and
+# its quality, the views trend, the formats sold, brand safety.
+SOFT_SIGNAL = re.compile(
+    r"budget|fee|rate card|price|cost|USD|\$|quote|market|share|engagement|comments|saves|bots|suspicious|"
+    r"inactive|views|trend|format|integration|dedicated|Shorts?\b|bundle|Reels?\b|Stories|Spark|"
+    r"brand[- ]safety|complain|pulled|flagged|controvers|disclos|apolog",
+    re.IGNORECASE,
+)
+
+
+def calibrated() -> list[Any]:
+    return [task for task in briefs() if task.metadata.tier == "calibrated"]
+
+
+def hard_failures(task: Any, page: Page) -> list[str]:
+    """The brief's hard requirements a creator's page fails (none: the creator qualifies): platform, country,
+    language, niche or sub-niche, the words the brief avoids, the under-18 share, the share in the markets."""
+    d, checks = page.data, task.ground_truth.checks
+    failed = []
+    if d["platform"] not in task.inputs.platforms:
+        failed.append(f"platform {d['platform']}")
+    if d["region"] not in checks.regions:
+        failed.append(f"based in {d['region']}")
+    if d["language"] not in checks.languages:
+        failed.append(f"posts in {d['language']}")
+    if checks.niches and not {d["niche"], *d["sub_niches"]} & set(checks.niches):
+        failed.append(f"niche {d['niche']} {d['sub_niches']}")
+    failed += [f"says {hit[0]!r}" for word in checks.avoid if (hit := words(word).search(page.text))]
+    under_18 = d["audience"]["age"]["13-17"]
+    if checks.max_under_18 is not None and under_18 > checks.max_under_18:
+        failed.append(f"{under_18}% aged 13-17")
+    home = sum(share for country, share in d["audience"]["top_countries"].items() if country in checks.regions)
+    if checks.min_home_share is not None and home < checks.min_home_share:
+        failed.append(f"{home}% of the audience in {list(checks.regions)}")
+    return failed
+
+
+def test_hard_failures_name_each_requirement_a_page_misses(by_key: dict[Any, Page]) -> None:
+    task = next(t for t in briefs() if t.id == "mk-app-pennypilot-us-launch")
+    page = by_key[key("https://www.youtube.com/@moneywithmaya")]
+    assert hard_failures(task, page) == []
+    young = {**page.data, "audience": {**page.data["audience"], "age": {"13-17": 40, "18-24": 30, "25-34": 20,
+                                                                          "35-44": 5, "45+": 5}}}  # fmt: skip
+    strict = task.ground_truth.checks.model_copy(update={"max_under_18": 10, "niches": ("gardening",)})
+    moved = task.model_copy(update={"ground_truth": task.ground_truth.model_copy(update={"checks": strict})})
+    failed = hard_failures(moved, dataclasses.replace(page, data=young))
+    assert [f.split()[0] for f in failed] == ["niche", "40%"], failed
+
+
+def test_every_calibrated_brief_is_a_trade_off_among_three_times_k_qualified_creators(
+    pages: list[Page], by_key: dict[Any, Page]
+) -> None:
+    """For a brief marked `tier: calibrated`: at least 3 x k creators of the pool pass every hard requirement;
+    each of them is labelled (a pick, or a near miss: `qualified` when it loses on a soft signal alone); the
+    client picked k to k + 2 of them; every qualified near miss's `why` names the soft signal it loses on, and
+    its `visible` phrase is on its page."""
+    problems = []
+    for task in calibrated():
+        checks, truth, k = task.ground_truth.checks, task.ground_truth, task.inputs.k
+        if not (checks.niches and checks.max_under_18 is not None and checks.min_home_share is not None):
+            problems.append(f"{task.id}: a calibrated brief's checks name niches, max_under_18 and min_home_share")
+            continue
+        passing = {key(page.url) for page in pages if not hard_failures(task, page)}
+        picks = {key(url) for url in truth.selected}
+        misses = {key(m.url): m for m in truth.near_misses}
+        qualified = {k_ for k_, m in misses.items() if m.qualified}
+        for who in sorted(picks | qualified, key=str):
+            page = by_key.get(who)
+            role = "pick" if who in picks else "qualified near miss"
+            if page is None:
+                problems.append(f"{task.id}: {role} {who.platform} @{who.handle} has no page")
+            elif failed := hard_failures(task, page):
+                problems.append(f"{task.id}: {role} {who.platform} @{who.handle} fails a hard requirement: {failed}")
+        for who in sorted(passing - picks - set(misses), key=str):
+            problems.append(f"{task.id}: {who.platform} @{who.handle} passes every hard requirement but is neither "
+                            "a pick nor a near miss")  # fmt: skip
+        count = len((picks | qualified) & passing)
+        if count < 3 * k:
+            problems.append(f"{task.id}: {count} qualified creators (picks and qualified near misses), needs 3 x k = "
+                            f"{3 * k}")  # fmt: skip
+        if not k <= len(picks) <= k + 2:
+            problems.append(f"{task.id}: {len(picks)} picks, needs k to k + 2 ({k} to {k + 2})")
+        for who in sorted(qualified, key=str):
+            miss, page = misses[who], by_key.get(who)
+            shown = f"{task.id}: qualified near miss {who.platform} @{who.handle}"
+            if not SOFT_SIGNAL.search(miss.why):
+                problems.append(f"{shown}: `why` names no soft signal: {miss.why!r}")
+            if len(miss.visible) < 3:
+                problems.append(f"{shown}: no `visible` phrase of its page showing the signal")
+            elif page is not None and " ".join(miss.visible.split()) not in " ".join(page.text.split()):
+                problems.append(f"{shown}: its page lacks the `visible` phrase {miss.visible!r}")
+    assert not problems, listing(problems)
+
+
+def test_the_calibrated_briefs_are_marked() -> None:
+    """The trade-off briefs so far (issue 27): each says so in its metadata, so the test above holds it."""
+    assert {task.id for task in calibrated()} >= CALIBRATED, sorted(CALIBRATED - {t.id for t in calibrated()})

@@ -23,7 +23,7 @@ from harness.benchmarks.recruitment import level_to_score
 # token counts; a capped reply is a system failure, one more path the run must take well.
 SELECTION = "(ca_prod-95 and gi-r) or cm-ev-battery or kondate"
 OPTIONS = ("-n", "2", "--max-tokens", "200")
-SUITES = ("evals/gem/sample", "evals/recruitment", "evals/marketing")
+SUITES = ("evals/gem/sample", "evals/recruitment-easy", "evals/marketing")
 
 
 def readme_project(project: Project) -> None:
@@ -39,7 +39,7 @@ def test_every_benchmark_on_the_embedded_default_and_its_replay(project: Project
     assert first.returncode in (0, 1), first.stdout[-3000:]
     results = first.results
     assert "crashed" not in first.stdout and "INTERNALERROR" not in first.stdout
-    assert Counter(r["suite"] for r in results.values()) == {"gem-sample": 1, "recruitment": 1, "marketing": 1}
+    assert Counter(r["suite"] for r in results.values()) == {"gem-sample": 1, "recruitment-easy": 1, "marketing": 1}
     for result in results.values():
         # a verdict the tiny judge could not give is an error with no score, never a made-up score; a
         # failure of the tiny system is a 0 with its reason kept
@@ -47,7 +47,7 @@ def test_every_benchmark_on_the_embedded_default_and_its_replay(project: Project
         if result["outcome"] == "failed" and result.get("error"):
             assert result["score"] == 0 and result["error"]["fault"] == "system" and result["error"]["message"]
         levels = (result.get("judge_levels") or {}).get("level")
-        if result["suite"] == "recruitment" and result["score"] is not None and levels:
+        if result["suite"] == "recruitment-easy" and result["score"] is not None and levels:
             (level,) = levels.values()
             assert result["score"] == level_to_score(level)
     names = {t["name"] for t in first.run["tables"]}

@@ -529,7 +529,7 @@ def llama_server(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
 
 
 def _recruitment_project(project: Project) -> None:
-    shutil.copytree(REPO / "evals" / "recruitment", project.root / "evals" / "recruitment")
+    shutil.copytree(REPO / "evals" / "recruitment-easy", project.root / "evals" / "recruitment-easy")
     shutil.copytree(
         REPO / "fixtures" / "worlds" / "talent-atlas", project.root / "fixtures" / "worlds" / "talent-atlas"
     )
@@ -547,7 +547,7 @@ def test_the_agents_sdk_example_through_the_gateway_and_mcp_then_a_replay(
     _recruitment_project(project)
     selection = ["-k", "p2i-mei-lin-chen or i2p-gpu-rendering"]
     args = [
-        "evals/recruitment", *selection, "--model", "openai/smollm2", "--api-base", llama_server.url,
+        "evals/recruitment-easy", *selection, "--model", "openai/smollm2", "--api-base", llama_server.url,
         "--judge-model", "openai/stub-judge", "--judge-api-base", fresh_stub.api_base,
         "--agent", "examples.openai_agents_agent:agent",
     ]  # fmt: skip

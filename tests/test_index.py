@@ -580,3 +580,36 @@ def test_plots_have_the_same_bytes_for_the_same_data() -> None:
     assert b"<dc:date>" not in first["svg"]
     drawn = charts.tech_market_fit(assessment.to_json())
     assert drawn == charts.tech_market_fit(assessment.to_json()) and drawn.count("<polygon") == 2  # region, overlap
+
+
+def test_a_calibrated_task_starts_from_the_difficulty_its_blind_solves_measured() -> None:
+    """Issue 27: a task's calibration (what blind solves scored) is the index's prior for its difficulty. Two
+    tasks seen by the same two agents with the same levels: the one blind solves found hard sits higher."""
+    from harness.analysis.irt import difficulty_prior
+
+    assert difficulty_prior(50.0) == pytest.approx(0.0)
+    assert difficulty_prior(20.0) == pytest.approx(np.log(4.0))  # solved one time in five: harder than the centre
+    assert difficulty_prior(100.0) == pytest.approx(-difficulty_prior(0.0)) and abs(difficulty_prior(0.0)) <= 4.0
+    cells = [("a1", "hard", 2.0, 4.0), ("a1", "plain", 2.0, 4.0), ("a2", "hard", 3.0, 4.0), ("a2", "plain", 3.0, 4.0)]
+    rows = _rows(cells)
+    for row in rows:
+        row["calibrated_score"] = "15" if row["task"] == "hard" else ""
+    result = capability_index(rows, model="1pl")
+    b = {task["task"].split("@", 1)[0]: task["b"] for task in result.tasks}
+    assert b["hard"] > b["plain"] + 0.1, b
+    assert any("blind solves" in note for note in result.notes)
+    unprimed = capability_index(_rows(cells), model="1pl")
+    assert {t["b"] for t in unprimed.tasks} == {unprimed.tasks[0]["b"]}  # without it, the two tasks are alike
+
+
+def test_a_run_row_carries_its_tasks_calibration() -> None:
+    run = {
+        "run": {"run_id": "r1", "started_at": "2026-11-29T05:00:00Z", "options": {"model": "openai/x"}},
+        "results": [
+            {"task_id": "t", "kind": "qa", "suite": "s", "outcome": "passed", "score": 80.0,
+             "metadata": {"calibration": {"mean_score": 42.5}}},
+            {"task_id": "u", "kind": "qa", "suite": "s", "outcome": "passed", "score": 80.0, "metadata": {}},
+        ],
+    }  # fmt: skip
+    rows = history.run_rows(run)
+    assert [r["calibrated_score"] for r in rows] == ["42.5", ""]

@@ -68,6 +68,25 @@ def test_batch_and_single_encoding_agree(reference: dict[str, Any]) -> None:
         assert np.max(np.abs(np.asarray(single[0]) - np.asarray(together))) < 1e-5
 
 
+def test_a_text_gets_the_same_bits_whatever_else_is_in_its_batch(reference: dict[str, Any]) -> None:
+    """Replay needs the same vector for the same text: alone, in its batch, or in a shuffled batch with
+    other company (texts of many lengths, several of each, so batches really mix)."""
+    import random
+
+    subjects = ["The ferry", "A quiet museum", "Our hotel near the station", "The night market", "Each tour"]
+    endings = ["opens at nine.", "is closed on Mondays in winter.", "takes cards but not cheques, says the sign."]
+    extra = [f"{s} {e}" for s in subjects for e in endings] + [f"Day {n}: walk the old town." for n in range(12)]
+    texts = list(dict.fromkeys(reference["sentences"] + extra))
+    together = np.asarray(embed_local(MODEL, texts)[0], dtype=np.float32)
+    rng = random.Random(7)
+    for _ in range(3):
+        order = rng.sample(range(len(texts)), k=len(texts) * 2 // 3)
+        shuffled = np.asarray(embed_local(MODEL, [texts[i] for i in order])[0], dtype=np.float32)
+        assert np.array_equal(shuffled, together[order])
+    for i in rng.sample(range(len(texts)), k=6):
+        assert np.array_equal(np.asarray(embed_local(MODEL, [texts[i]])[0][0], dtype=np.float32), together[i])
+
+
 def test_similar_sentences_are_closer_than_unrelated_ones() -> None:
     (cat, kitten, tax), _ = embed_local(
         MODEL, ["A cat is sleeping on the sofa.", "A kitten naps on the couch.", "Quarterly tax filings are due."]

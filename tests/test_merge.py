@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from harness.report.merge import MergeError, Shard, check_shards, merge_runs, read_shard
+from harness.run_inputs import digest
 
 
 def result(task: str, score: float, suite: str = "s") -> dict[str, Any]:
@@ -39,9 +40,10 @@ def shard(index: int, count: int, tasks: list[str], **run_changes: Any) -> Shard
         "inputs": {"tasks": 6, "items": 6, "task_set": "a" * 64, "task_files": "b" * 64,
                    "fixtures": {"digest": "c" * 64, "files": 1, "bytes": 1, "by": "content"},
                    "prompts": {"project": "d" * 64, "builtin": "e" * 64}, "harness_source": "1" * 64,
-                   "price_file": None},
+                   "price_file": None, "item_ids": digest(f"evals/s/t.yaml::{t}" for t in "abcdef")},
         "shard": {"index": index, "count": count, "balance": "hash", "tasks": len(tasks), "items": len(tasks),
-                  "task_digest": "f" * 64, "history_digest": None, "group": "ci-1"},
+                  "task_digest": "f" * 64, "history_digest": None, "group": "ci-1",
+                  "selected": [f"evals/s/t.yaml::{t}" for t in tasks]},
     }  # fmt: skip
     run = {"schema_version": 2, "run": meta, "results": results}
     for path, value in run_changes.items():
@@ -154,3 +156,73 @@ def test_a_shards_report_folder_stands_for_its_latest_run(tmp_path: Path) -> Non
     (folder / "LATEST").write_text("20260102T000000000Z-new000\n")
     chosen = read_shard(tmp_path / "elsewhere", str(folder))
     assert chosen.run["run"]["run_id"] == "20260102T000000000Z-new000"
+
+
+def test_merge_checks_which_items_not_only_how_many() -> None:
+    """The count and the ids alone would pass each of these: a failed item swapped for a copy of a passed
+    one, a result renamed to a task never selected, a shard's selection edited to match."""
+    a, b, c = three()
+    copied = {**a.run["results"][0], "nodeid": "evals/s/t.yaml::b"}  # b (failed, 50) replaced by a copy of a
+    a.run["results"][1] = copied
+    assert problem([a, b, c]) == (
+        "shard 1/3 (shard-1.json): item evals/s/t.yaml::b holds the result of task 'a' (variant None, repeat 0): "
+        "a result copied or renamed"
+    )
+    a, b, c = three()
+    b.run["results"][1] = {**result("z", 90.0), "nodeid": "evals/s/t.yaml::z"}
+    assert problem([a, b, c]) == (
+        "shard 2/3 (shard-2.json) holds item evals/s/t.yaml::z, which it did not select: a foreign or renamed result"
+    )
+    b.run["run"]["shard"]["selected"] = ["evals/s/t.yaml::c", "evals/s/t.yaml::z"]  # its selection edited too
+    assert problem([a, b, c]).startswith("the shards' items together are not the items the run selected")
+    a, b, c = three()
+    b.run["run"]["shard"]["selected"].append("evals/s/t.yaml::e")
+    assert (
+        problem([a, b, c])
+        == "shard 2/3 (shard-2.json) lacks item evals/s/t.yaml::e, which it selected: run that shard again"
+    )
+    a, b, c = three()
+    del b.run["run"]["shard"]["selected"]
+    assert "run.shard.selected (the items it selected) is missing" in problem([a, b, c])
+
+
+def test_real_shards_with_an_edited_result_do_not_merge(project: Any, stub: Any, tmp_path: Path) -> None:
+    """Two real shards of the sample: they merge as they are; a failed item swapped for a copy of a passed
+    one, or renamed to a task never selected, is one line and exit 4."""
+    import subprocess
+    import sys
+
+    from helpers import stub_args
+
+    project.copy_sample()
+    stub.control(answers={"capital of France": "Paris"})
+    files = []
+    for k in (1, 2):
+        out = project.pytest("evals/sample/facts.yaml", *stub_args(stub), "--shard", f"{k}/2", "--no-html")
+        run_id = (project.report_dir / "LATEST").read_text().strip()
+        files.append(project.report_dir / run_id / "results.json")
+        assert out.returncode in (0, 1), out.stdout[-2000:]
+
+    def merge(*paths: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "harness.cli", "merge", *map(str, paths), "--no-html", "--output", str(tmp_path)],
+            capture_output=True, text=True, cwd=project.root, timeout=120,
+        )  # fmt: skip
+
+    assert merge(*files).returncode == 0
+    runs = [json.loads(f.read_text()) for f in files]
+    owner = next(r for r in runs if any(x["outcome"] == "passed" for x in r["results"]))
+    passed = next(x for x in owner["results"] if x["outcome"] == "passed")
+    failed_at = next(i for i, x in enumerate(owner["results"]) if x["outcome"] == "failed")
+    swapped = copy.deepcopy(owner)
+    swapped["results"][failed_at] = {**passed, "nodeid": owner["results"][failed_at]["nodeid"]}
+    renamed = copy.deepcopy(owner)
+    renamed["results"][failed_at] |= {
+        "nodeid": "evals/sample/facts.yaml::capital-atlantis",
+        "task_id": "capital-atlantis",
+    }
+    for edited, expected in ((swapped, "a result copied or renamed"), (renamed, "which it did not select")):
+        path = tmp_path / "edited.json"
+        path.write_text(json.dumps(edited))
+        out = merge(*(path if f_run is owner else f for f, f_run in zip(files, runs, strict=True)))
+        assert out.returncode == 4 and out.stderr.count("\n") == 1 and expected in out.stderr, out.stderr

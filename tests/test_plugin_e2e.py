@@ -769,3 +769,19 @@ def test_judges_fall_back_to_plain_json_where_structured_output_is_refused(
     assert results["spider-legs"]["outcome"] == "failed"  # the stub answers it wrongly on purpose
     judge_calls = [c for c in results["photosynthesis"]["calls"] if c["namespace"] == "judge"]
     assert [c["error"] is not None for c in judge_calls] == [True, False]
+
+
+@pytest.mark.parametrize("price", ["Infinity", "NaN", "1e308", "-0.001"])
+def test_a_price_file_that_would_mislead_the_budget_stops_the_run_before_any_call(
+    project: Project, fresh_stub: StubProcess, price: str
+) -> None:
+    """An infinite or NaN price fails each item after its call is paid (and every rerun pays again); a
+    negative one makes the cost fall, so --max-cost never stops the run. One line, exit 4, nothing paid."""
+    project.copy_sample()
+    prices = project.write("prices.json", f'{{"openai/stub-sut": {{"input_cost_per_token": {price}, '
+                                          '"output_cost_per_token": 0.001}}')  # fmt: skip
+    out = project.pytest("evals", *stub_args(fresh_stub), "--price-file", str(prices), "--max-cost", "0.05")
+    assert out.returncode == 4, out.stdout[-2000:] + out.stderr[-2000:]
+    (line,) = [x for x in out.stderr.splitlines() if "--price-file" in x]
+    assert str(prices) in line and "'openai/stub-sut': input_cost_per_token must be a finite number" in line
+    assert "Traceback" not in out.stderr and fresh_stub.stats()["requests"] == 0

@@ -103,7 +103,8 @@ def test_normalize_url() -> None:
 @functools.cache
 def world_tasks() -> list:
     tasks = []
-    for path in sorted((REPO / "evals" / "recruitment").rglob("*.yaml")):
+    paths = [*(REPO / "evals" / "recruitment-easy").rglob("*.yaml"), *(REPO / "evals" / "recruitment").rglob("*.yaml")]
+    for path in sorted(paths):
         for task, _ in load_task_file(path).tasks:
             environment = getattr(task.inputs, "environment", "open-web")
             recruitment = task.kind in ("company_mapping", "people_to_info", "info_to_people")
@@ -161,7 +162,7 @@ def test_a_namesake_outranks_every_people_to_info_target_for_its_name_and_role(w
     person. In every people-to-info task the top person page for that query is a namesake (the same name words),
     who shares the role's words too; what tells them apart is in the profile the task gives."""
     tasks = [task for task in world_tasks() if task.kind == "people_to_info"]
-    assert len(tasks) == 13
+    assert len([task for task in tasks if task.metadata.tier == "easy"]) == 13
     for task in tasks:
         world = worlds.setdefault(task.inputs.environment, load_world(WORLDS / task.inputs.environment))
         profile = task.ground_truth.profile
@@ -175,7 +176,7 @@ def test_two_near_misses_outrank_every_info_to_people_target_for_the_question(wo
     """Issue 21: no single query finds the people. For the question's own words, at least two other people rank
     above the first target, each missing one condition that their own page shows (the task's evidence)."""
     tasks = [task for task in world_tasks() if task.kind == "info_to_people"]
-    assert len(tasks) == 15
+    assert len([task for task in tasks if task.metadata.tier == "easy"]) == 15
     for task in tasks:
         world = worlds.setdefault(task.inputs.environment, load_world(WORLDS / task.inputs.environment))
         ranked = _people_ranked(world, task.inputs.question)

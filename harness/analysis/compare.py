@@ -10,9 +10,17 @@ looking at several suites, and honest about what the data cannot tell.
 - Each comparison is `regressed` or `improved` (adjusted p < 0.05), `unchanged` (not significant and the
   interval lies within +-tolerance) or `inconclusive` (not significant, but the interval is too wide to
   say: the smallest change the data could have detected, at 80 % power, is given).
-- Flaky: a task whose repeats straddle its pass threshold (some pass, some fail), on either side.
+- Flaky: a task whose repeats straddle its pass threshold (some pass, some fail), on either side. A task
+  flaky in the baseline is left out of the pairs (`flaky_excluded`): its pass or fail is chance, so a
+  change there is called neither a regression nor an improvement; it is listed instead.
+- Not comparable: a judge, the embeddings or the system whose served model (what the provider's replies
+  named) differs from the baseline's (harness.report.served). No comparison is then called a regression or
+  an improvement (verdict `not comparable`), and the gate fails saying "judge changed: not comparable"
+  rather than calling the change in scores a regression.
 - The gate: with `fail_margin` set, a run fails only for a score regression whose whole interval lies
-  below -fail_margin points.
+  below -fail_margin points, for items it could not measure, or for runs that are not comparable: another
+  model answered, or fewer than MIN_PAIRED_SHARE of the baseline's tasks pair with the run (it fails
+  closed: nothing paired is nothing measured).
 """
 
 from __future__ import annotations
@@ -26,6 +34,9 @@ from typing import Any
 import numpy as np
 
 ALPHA = 0.05
+# The share of the baseline's tasks that must pair with the run for the gate to judge it: below it (every
+# task's version bumped, most tasks renamed) the gate has too little to say a run is fine, and fails closed.
+MIN_PAIRED_SHARE = 0.5
 Z_ALPHA = 1.959964  # two-sided 5 %
 Z_POWER = 0.841621  # 80 % power
 RESAMPLES = 4000
@@ -59,20 +70,43 @@ class Report:
     changed_version: list[str] = field(default_factory=list)
     errored: list[dict[str, str]] = field(default_factory=list)  # {item, side, kind}
     flaky: list[dict[str, Any]] = field(default_factory=list)
+    # tasks flaky in the baseline: not paired, so never a regression or an improvement of the gate
+    flaky_excluded: list[str] = field(default_factory=list)
     # unscored in this run, or with judged values missing (the harness's failures): not measured in full
     new_errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # roles whose served model changed since the baseline (harness.report.served.served_changes)
+    not_comparable: list[dict[str, Any]] = field(default_factory=list)
     fail_margin: float | None = None
     tolerance: float = 2.0
+    paired: int = 0  # the baseline's tasks (task id, version, variant) that pair with the run
+    baseline_tasks: int = 0
 
     @property
     def regressed(self) -> list[Comparison]:
         return [c for c in self.comparisons if c.gate]
 
     @property
+    def too_few_pairs(self) -> str | None:
+        """Why too little of the baseline pairs with the run to judge it (None when enough does)."""
+        if self.baseline_tasks and self.paired >= MIN_PAIRED_SHARE * self.baseline_tasks:
+            return None
+        why = [f"{len(self.changed_version)} changed version"] if self.changed_version else []
+        why += [f"{len(self.removed)} removed or renamed"] if self.removed else []
+        detail = f" ({', '.join(why)})" if why else ""
+        return (
+            f"not comparable: {self.paired} of the baseline's {self.baseline_tasks} task(s) pair with this run"
+            f"{detail}; at least {MIN_PAIRED_SHARE:.0%} must pair for the gate to judge it"
+        )
+
+    @property
     def failed(self) -> bool:
-        """The gate's verdict: a regression below the margin, or items this run could not measure."""
-        return self.fail_margin is not None and bool(self.regressed or self.new_errors)
+        """The gate's verdict: a regression below the margin, items this run could not measure, a judge,
+        embedding model or system that another model answered for, or too little of the baseline paired
+        (not comparable): it fails closed."""
+        return self.fail_margin is not None and bool(
+            self.regressed or self.new_errors or self.not_comparable or self.too_few_pairs
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,10 +116,15 @@ class Report:
             "changed_version": self.changed_version,
             "errored": self.errored,
             "flaky": self.flaky,
+            "flaky_excluded": self.flaky_excluded,
             "new_errors": self.new_errors,
             "notes": self.notes,
+            "not_comparable": self.not_comparable,
             "fail_margin": self.fail_margin,
             "tolerance": self.tolerance,
+            "paired": self.paired,
+            "baseline_tasks": self.baseline_tasks,
+            "too_few_pairs": self.too_few_pairs,
             "failed": self.failed,
         }
 
@@ -113,6 +152,12 @@ def _mean_of(items: list[dict[str, Any]], metric: str) -> float | None:
         if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
             values.append(float(value))
     return statistics.fmean(values) if values else None
+
+
+def _flaky(items: list[dict[str, Any]]) -> bool:
+    """Repeats of one task that straddle its threshold: some passed, some failed."""
+    outcomes = {i.get("outcome") for i in items if i.get("outcome") in ("passed", "failed")}
+    return len(items) > 1 and outcomes == {"passed", "failed"}
 
 
 def paired_test(differences: np.ndarray, seed: int = 0, resamples: int = RESAMPLES) -> tuple[float, float, float]:
@@ -159,11 +204,16 @@ def compare(
     report.added = sorted(_name(k) for k in new_groups.keys() - base_groups.keys())
     report.removed = sorted(_name(k) for k in base_groups.keys() - new_groups.keys())
     shared = sorted(base_groups.keys() & new_groups.keys())
+    flaky_before = {key for key, items in base_groups.items() if _flaky(items)}
     pairs: dict[str, list[tuple[list[dict[str, Any]], list[dict[str, Any]]]]] = defaultdict(list)
     for key in shared:
         before, after = base_groups[key], new_groups[key]
         if {r.get("task_version") for r in before} != {r.get("task_version") for r in after}:
             report.changed_version.append(_name(key))
+            continue
+        if key in flaky_before:  # passing on some repeats, failing on others: a change here is not evidence
+            report.flaky_excluded.append(_name(key))
+            report.paired += 1  # it paired; it is left out of the evidence, not missing from the run
             continue
         for side, items in (("baseline", before), ("new", after)):
             for item in items:
@@ -171,10 +221,11 @@ def compare(
                     kind = (item.get("error") or {}).get("kind", "error")
                     report.errored.append({"item": _name(key), "side": side, "kind": kind})
         pairs[key[0]].append((before, after))
+        report.paired += 1
+    report.baseline_tasks = len(base_groups)
     for side, groups in (("baseline", base_groups), ("new", new_groups)):
         for key, items in groups.items():
-            outcomes = {i.get("outcome") for i in items if i.get("outcome") in ("passed", "failed")}
-            if len(items) > 1 and outcomes == {"passed", "failed"}:
+            if _flaky(items):
                 passed = sum(i.get("outcome") == "passed" for i in items)
                 report.flaky.append({"item": _name(key), "side": side, "passed": passed, "repeats": len(items)})
     report.flaky.sort(key=lambda f: (f["item"], f["side"]))
@@ -286,11 +337,37 @@ def benchmark_notes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 def compare_runs(
     base_run: dict[str, Any], new_run: dict[str, Any], *, fail_margin: float | None = None, tolerance: float = 2.0
 ) -> Report:
+    from harness.report.served import served_models
+
     report = compare(base_run["results"], new_run["results"], fail_margin=fail_margin, tolerance=tolerance)
     report.notes = versions_note(base_run, new_run)
+    mark_not_comparable(report, served_models(base_run["results"]), served_models(new_run["results"]))
     if report.changed_version:
         report.notes.append(f"{len(report.changed_version)} task(s) changed version since the baseline: not compared")
     return report
+
+
+def mark_not_comparable(report: Report, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """Record the roles another model answered for since the baseline; then no difference in scores is a
+    regression or an improvement of the system: it may be the ruler that moved."""
+    from harness.report.served import served_changes
+
+    report.not_comparable = served_changes(before, after)
+    if not report.not_comparable:
+        return
+    for comparison in report.comparisons:
+        if comparison.verdict in ("regressed", "improved"):
+            comparison.verdict = "not comparable"
+        comparison.gate = False
+
+
+def not_comparable_reason(report: Report) -> str:
+    """`judge changed: not comparable (judge openai/j: served a then, b now)`."""
+    from harness.report.served import change_line
+
+    roles = sorted({c["role"] for c in report.not_comparable}, key=["judge", "embeddings", "system"].index)
+    shown = "; ".join(change_line(c) for c in report.not_comparable[:4])
+    return f"{' and '.join(roles)} changed: not comparable ({shown})"
 
 
 VERDICT_MARK = {
@@ -298,6 +375,7 @@ VERDICT_MARK = {
     "improved": "improved",
     "unchanged": "unchanged",
     "inconclusive": "inconclusive",
+    "not comparable": "not comparable",
 }
 
 
@@ -306,7 +384,8 @@ def gate_line(report: Report) -> str:
     margin = report.fail_margin or 0.0
     rule = (
         f"it fails for a score regression whose whole 95 % interval lies below {-margin:g} points, "
-        "or for an incomplete run (items this run could not score, or judged values it could not measure)"
+        "or for an incomplete run (items this run could not score, or judged values it could not measure), "
+        f"or when under {MIN_PAIRED_SHARE:.0%} of the baseline's tasks pair with the run"
     )
     reasons = [
         f"{c.suite} {c.delta:+.1f} points [{c.low:+.1f}, {c.high:+.1f}], p = {c.p_adjusted:.3g} (Holm)"
@@ -317,8 +396,14 @@ def gate_line(report: Report) -> str:
         what = [f"{len(report.new_errors) - partial} item(s) unscored"] if len(report.new_errors) > partial else []
         what += [f"{partial} item(s) with judged values missing"] if partial else []
         reasons.append(f"{' and '.join(what)}: the run is incomplete and could not be measured")
+    if report.not_comparable:
+        reasons.append(f"{not_comparable_reason(report)}; save a new baseline with what answers now to compare again")
+    if report.too_few_pairs:
+        reasons.append(f"{report.too_few_pairs}; save a new baseline to compare again")
     differ = [n for n in report.notes if n.startswith("different ") or " differs (" in n]
     caution = f" Compared across different setups: {'; '.join(differ)}." if differ else ""
+    if report.flaky_excluded:
+        caution += f" {len(report.flaky_excluded)} task(s) flaky in the baseline were not compared (listed)."
     if report.failed:
         return f"The regression gate **fails** ({'; '.join(reasons)}): {rule}.{caution}"
     return f"The regression gate passes: {rule}.{caution}"
@@ -328,6 +413,9 @@ def markdown(report: Report, base_label: str) -> list[str]:
     """The summary.md section."""
     lines = [f"## Compared with the baseline ({base_label})", ""]
     lines += [f"> {note}" for note in report.notes] + ([""] if report.notes else [])
+    if report.not_comparable:
+        lines += [f"> **{not_comparable_reason(report)}**: no change in scores is called a regression or an "
+                  "improvement; another model answered for the same role.", ""]  # fmt: skip
     if report.fail_margin is not None:
         lines += [gate_line(report), ""]
     lines += [
@@ -359,4 +447,7 @@ def markdown(report: Report, base_label: str) -> list[str]:
             f"`{f['item']}` ({f['side']}: {f['passed']}/{f['repeats']} passed)" for f in report.flaky[:50]
         )
         lines += ["", f"**Flaky (repeats straddle the threshold, {len(report.flaky)}):** {shown}"]
+    if report.flaky_excluded:
+        shown = ", ".join(f"`{e}`" for e in report.flaky_excluded[:50])
+        lines += ["", f"**Flaky in the baseline, not compared ({len(report.flaky_excluded)}):** {shown}"]
     return lines

@@ -27,7 +27,7 @@ from harness.wellformed import well_formed_text
 COLUMNS = (
     "run_id", "agent", "version", "date", "period", "suite", "kind", "task", "task_version", "variant",
     "repeat", "outcome", "score", "level", "k", "n", "cost_usd", "latency_s", "expert_minutes", "source",
-    "system_cost_usd", "system_latency_s", "incomplete",
+    "system_cost_usd", "system_latency_s", "calibrated_score", "incomplete",
 )  # fmt: skip
 HISTORY = "history"
 SCORE_TRIALS = 4.0  # an item's 0..100 score weighs as a five-point level does
@@ -105,6 +105,8 @@ def run_rows(
                 # the system under test's own share, without its evaluation: what Tech-Market Fit reads
                 "system_cost_usd": _num(system_cost),
                 "system_latency_s": _num(system_latency),
+                # what blind solves scored on the task (its calibration): the index's prior for its difficulty
+                "calibrated_score": _num(((result.get("metadata") or {}).get("calibration") or {}).get("mean_score")),
                 "incomplete": partial,
             }
         )
@@ -134,22 +136,20 @@ def _level(result: dict[str, Any], level_range: tuple[int, int] | None) -> float
 
 
 def write_rows(path: Path, rows: Iterable[dict[str, str]]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from harness.atomic_write import write_atomic
+
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({c: row.get(c, "") for c in COLUMNS})
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(well_formed_text(buffer.getvalue()), encoding="utf-8")
-    temporary.replace(path)  # whole or not at all: a reader never sees half a run
-    return path
+    return write_atomic(path, well_formed_text(buffer.getvalue()))  # a reader never sees half a run
 
 
 NUMERIC = {"score": (0.0, 100.0), "level": (0.0, 100.0), "k": (0.0, 1e6), "n": (0.0, 1e6),
            "cost_usd": (0.0, 1e6), "latency_s": (0.0, 1e7), "expert_minutes": (0.0, 1e6),
            "task_version": (0.0, 1e9), "repeat": (0.0, 1e9), "system_cost_usd": (0.0, 1e6),
-           "system_latency_s": (0.0, 1e7)}  # fmt: skip
+           "system_latency_s": (0.0, 1e7), "calibrated_score": (0.0, 100.0)}  # fmt: skip
 MAX_FIELD = 10_000  # characters in one field of an import
 HISTORY_FIELD = 131_072  # characters in one field of a history file (the csv module's own default)
 

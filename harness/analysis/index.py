@@ -23,6 +23,7 @@ from harness.analysis.irt import (
     bootstrap,
     check_connected,
     choose_model,
+    difficulty_prior,
     fit,
     interval,
     standardise,
@@ -72,6 +73,12 @@ def observations(rows: list[dict[str, str]], pseudo_count: float | None = None) 
     return Observations.build(cells)
 
 
+def difficulty_priors(rows: list[dict[str, str]]) -> dict[str, float]:
+    """Each calibrated task's prior difficulty, from the blind-solve score its rows carry (the task's
+    metadata.calibration, docs/xbench.md#calibration): a task the best agents rarely solve starts hard."""
+    return {task_key(r): difficulty_prior(float(r["calibrated_score"])) for r in rows if r.get("calibrated_score")}
+
+
 @dataclass
 class IndexResult:
     fit: Fit
@@ -109,9 +116,9 @@ def freeze(result: IndexResult, path: Path) -> Path:
             for name, a, b in zip(result.fit.tasks, result.fit.a, result.fit.b, strict=True)
         },
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    return path
+    from harness.atomic_write import write_atomic
+
+    return write_atomic(path, json.dumps(document, indent=1, sort_keys=True) + "\n")
 
 
 def capability_index(
@@ -154,7 +161,10 @@ def capability_index(
     if model == "auto":
         model, why = choose_model(obs)
         notes.append(why)
-    result = fit(obs, model=model, anchors=anchors)
+    priors = difficulty_priors(rows)
+    if priors:
+        notes.append(f"{len(priors)} task(s) start from the difficulty their blind solves measured")
+    result = fit(obs, model=model, anchors=anchors, b_prior=priors)
     if not result.converged:
         notes.append(f"the optimiser stopped after {result.iterations} iterations without converging")
     if not anchors:
@@ -164,7 +174,7 @@ def capability_index(
     method = "fisher"
     if bootstrap_resamples:
         low, high = bootstrap(
-            obs, result, resamples=bootstrap_resamples, seed=seed, anchors=anchors, reference=reference
+            obs, result, resamples=bootstrap_resamples, seed=seed, anchors=anchors, reference=reference, b_prior=priors
         )
         method = f"bootstrap over tasks ({bootstrap_resamples} refits)"
     else:

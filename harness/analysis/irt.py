@@ -7,7 +7,8 @@ Each observed cell contributes a binomial likelihood with `n` trials and `k` suc
 1..5 is k = level - 1 of n = 4 (so 1 and 5 are exact 0 and 100 %), a fraction y in [0, 1] is k = y n with a
 pseudo-count n (an aggregate benchmark score is one noisy number, not thousands of independent answers).
 Repeats add their trials. The fit is the joint MAP with priors theta ~ N(0, 1), alpha ~ N(0, 0.5^2),
-b ~ N(0, 2^2), by L-BFGS-B with the analytic gradient (numpy bincount over the observed cells only).
+b ~ N(mu, 2^2) (mu = 0, or a task's calibrated difficulty, `difficulty_prior`), by L-BFGS-B with the
+analytic gradient (numpy bincount over the observed cells only).
 
 The scale is fixed afterwards: standardised over a reference set of agents (mean 0, sd 1), or left as it
 is when anchors (parameters held at given values) fix it. Frozen anchors make a refit with new agents and
@@ -149,8 +150,10 @@ def fit(
     anchors: Anchors | None = None,
     start: Fit | None = None,
     max_iterations: int = 2000,
+    b_prior: dict[str, float] | None = None,
 ) -> Fit:
-    """The MAP fit. `model` is "2pl" or "1pl" (all a = 1); `start` warm-starts (bootstrap refits)."""
+    """The MAP fit. `model` is "2pl" or "1pl" (all a = 1); `start` warm-starts (bootstrap refits);
+    `b_prior` centres some tasks' difficulty prior on a measured value instead of 0 (`difficulty_prior`)."""
     from scipy.optimize import minimize
 
     if model not in ("1pl", "2pl"):
@@ -170,6 +173,7 @@ def fit(
         "alpha": (task_mask[:n_alpha] if two else np.zeros(0, bool), alpha_fixed[:n_alpha] if two else np.zeros(0)),
     }
     ai, ti, k, n = obs.agent, obs.task, obs.k, obs.n
+    mu = np.array([(b_prior or {}).get(t, 0.0) for t in obs.tasks], dtype=float)
 
     def objective(x: np.ndarray) -> tuple[float, np.ndarray]:
         theta, b, alpha = _unpack(x, fixed)
@@ -177,10 +181,10 @@ def fit(
         z = a * (theta[ai] - b[ti])
         # n log(1 + e^z) - k z, computed stably
         nll = float(np.sum(n * np.logaddexp(0.0, z) - k * z))
-        prior = 0.5 * float(theta @ theta) / THETA_SD**2 + 0.5 * float(b @ b) / B_SD**2
+        prior = 0.5 * float(theta @ theta) / THETA_SD**2 + 0.5 * float((b - mu) @ (b - mu)) / B_SD**2
         r = n / (1.0 + np.exp(-z)) - k  # d nll / dz
         g_theta = np.bincount(ai, r * a, n_a) + theta / THETA_SD**2
-        g_b = np.bincount(ti, -r * a, n_t) + b / B_SD**2
+        g_b = np.bincount(ti, -r * a, n_t) + (b - mu) / B_SD**2
         grads = [g_theta[~fixed["theta"][0]], g_b[~fixed["b"][0]]]
         if two:
             prior += 0.5 * float(alpha @ alpha) / ALPHA_SD**2
@@ -216,6 +220,13 @@ def fit(
         log_posterior=-float(result.fun),
         evaluations=int(result.nfev),
     )
+
+
+def difficulty_prior(score: float) -> float:
+    """The difficulty a task's calibration suggests: the b at which an agent at the scale's centre (theta 0)
+    would score what the blind solves scored (0..100), kept within +-4. Pure."""
+    rate = min(max(score / 100.0, 0.02), 0.98)
+    return max(-4.0, min(4.0, -math.log(rate / (1.0 - rate))))
 
 
 def _start_theta(obs: Observations) -> np.ndarray:
@@ -314,6 +325,7 @@ def bootstrap(
     seed: int = 0,
     anchors: Anchors | None = None,
     reference: list[str] | None = None,
+    b_prior: dict[str, float] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile 95 % intervals of theta from refits on tasks resampled with replacement (each refit put
     on the same scale as `base`). Returns (low, high) per agent; nan where an agent lost all its tasks."""
@@ -331,7 +343,8 @@ def bootstrap(
         if not len(rows):
             continue
         again = Observations.build(cells)
-        refit = fit(again, model=base.model, anchors=_renamed(anchors, again))
+        priors = {t: b_prior[t.split("#", 1)[0]] for t in again.tasks if t.split("#", 1)[0] in (b_prior or {})}
+        refit = fit(again, model=base.model, anchors=_renamed(anchors, again), b_prior=priors)
         if not anchors:
             refit, _, _ = standardise(refit, [a for a in (reference or again.agents) if a in again.agents])
         for j, name in enumerate(again.agents):

@@ -104,7 +104,13 @@ def info_to_people(inputs: dict[str, Any], search: Search, open_text: Open, stra
     question = inputs["question"]
     query = key_terms(question) if strategy.query == "terms" else _queries(question)
     hits = search(query, SEARCH_K)
-    people = [h for h in hits if _is_person(h["url"])] or hits
+    # no profile among the first hits (articles and team pages share the question's words): look deeper for
+    # people before falling back to whatever ranked first, as a searcher who wants names would
+    people = (
+        [h for h in hits if _is_person(h["url"])]
+        or [h for h in search(query, 4 * SEARCH_K) if _is_person(h["url"])]
+        or hits
+    )
     if not people:
         return "Nothing found."
     return "\n".join(f"- {page_name(h['title'])} ({h['url']})" for h in people[: strategy.candidates])

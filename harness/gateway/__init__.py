@@ -53,9 +53,28 @@ class ItemSession:
     tools: dict[str, Tool]
     stage: str | None = None
     failures: list[HarnessError] = field(default_factory=list)  # cache misses, budget: the item's errors
+    pending: set[asyncio.Future[Any]] = field(default_factory=set)  # calls forwarded and not yet ended
 
     def first_failure(self) -> HarnessError | None:
         return self.failures[0] if self.failures else None
+
+    async def forward(self, call: Any) -> Any:
+        """Run one call the gateway forwards for this item (a coroutine of the client) to its end, whatever
+        becomes of the request: its agent may exit, or be stopped at its time limit, while the call is in
+        flight; the call is paid and cached all the same, so it is recorded on the item, which waits for it
+        (Gateway.finish_session). Create it inside the caller's stage, which the call is recorded under."""
+
+        async def run() -> Any:
+            try:
+                return await call
+            except HarnessError as exc:
+                self.failures.append(exc)
+                raise
+
+        task = asyncio.ensure_future(run())
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+        return await asyncio.shield(task)
 
 
 @dataclass(frozen=True)
@@ -147,6 +166,14 @@ class Gateway:
     def close_session(self, session: ItemSession) -> None:
         """Revoke the item's credential: calls made with it afterwards are refused."""
         self.sessions.pop(session.token, None)
+
+    async def finish_session(self, session: ItemSession) -> None:
+        """Revoke the item's credential, then wait for the calls still in flight under it: an item is finished
+        only when its calls are, so every call the gateway forwarded (paid, cached) is in its records, cost
+        and failures. Each call is bounded by the client's timeout and retries."""
+        self.close_session(session)
+        while session.pending:
+            await asyncio.gather(*list(session.pending), return_exceptions=True)
 
     def access(self, session: ItemSession) -> GatewayAccess:
         import sys
@@ -302,15 +329,16 @@ class Gateway:
             return self._bad(str(exc))
         try:
             with _labelled(self._stage(session, request)):
-                reply, _, _ = await self.client.chat(
-                    call,
-                    namespace="sut",
-                    task_version=session.task_version,
-                    repeat=session.repeat,
-                    records=session.records,
+                reply, _, _ = await session.forward(
+                    self.client.chat(
+                        call,
+                        namespace="sut",
+                        task_version=session.task_version,
+                        repeat=session.repeat,
+                        records=session.records,
+                    )
                 )
         except HarnessError as exc:
-            session.failures.append(exc)
             status = 402 if exc.kind == "budget" else 503 if exc.kind == "cache-miss" else 502
             return self._bad(f"[{exc.kind}] {exc}", status, "harness_error")
         created = int(time.time())
@@ -345,9 +373,8 @@ class Gateway:
         )
         try:
             with _labelled(self._stage(session, request)):
-                vectors, record = await self.client.embed(call, records=session.records)
+                vectors, record = await session.forward(self.client.embed(call, records=session.records))
         except HarnessError as exc:
-            session.failures.append(exc)
             return self._bad(f"[{exc.kind}] {exc}", 503 if exc.kind == "cache-miss" else 502, "harness_error")
 
         def encode() -> bytes:  # a reply of 2,048 vectors is megabytes of JSON: built off the loop

@@ -244,6 +244,7 @@ class LLMClient:
                 stage=stage,
                 priced_usd=cached.get("cost_usd"),
                 replayed_latency_s=cached.get("latency_s"),  # None: stored before latencies were kept
+                **served_by(reply),
             )
             self._settle(record, sink)
         return reply, record, _accepted(accept, reply, record)
@@ -384,6 +385,7 @@ class LLMClient:
             attempts=attempts,
             waited_s=round(waited, 4),
             stage=stage,
+            **served_by(reply),
         )
         self.budget.add(cost)
         self.stats.add(record)
@@ -430,6 +432,7 @@ class LLMClient:
         batch_key = cache_key({"keys": keys})
         hits = await asyncio.to_thread(self.cache.get_many, namespace, keys) if keys else []
         vectors: list[list[float] | None] = [hit["vector"] if hit else None for hit in hits]
+        served = {str(hit["model"]) for hit in hits if hit and hit.get("model")}
         waiting: dict[int, asyncio.Future[list[float]]] = {}
         mine: dict[str, list[int]] = {}  # key -> positions this call embeds (duplicates within the request too)
         for i, (key, vector) in enumerate(zip(keys, vectors, strict=True)):
@@ -450,12 +453,13 @@ class LLMClient:
                 "--cache-mode replay allows no new calls"
             )
         tokens, cost, attempts, latency = 0, 0.0, 0, 0.0
+        served_now: set[str] = set()
         if mine:
             loop = asyncio.get_running_loop()
             futures = {key: loop.create_future() for key in mine}
             self._inflight_vectors.update(futures)
             try:
-                tokens, cost, attempts, latency = await self._embed_missing(
+                tokens, cost, attempts, latency, served_now = await self._embed_missing(
                     request, mine, futures, vectors, namespace, batch_key, records, stage
                 )
             except BaseException as exc:
@@ -480,6 +484,8 @@ class LLMClient:
             cache_hit=not mine,
             attempts=attempts,
             stage=stage,
+            # one name when every vector came from one model (the usual case); several joined when they differ
+            served_model=", ".join(sorted(served | served_now)) or None,
         )
         if mine:
             self.stats.add(record)
@@ -499,12 +505,15 @@ class LLMClient:
         batch_key: str,
         records: list[CallRecord] | None,
         stage: str | None,
-    ) -> tuple[int, float | None, int, float]:
-        """Embed the texts this call owns, in batches; fill `vectors`, resolve the futures, store them."""
+    ) -> tuple[int, float | None, int, float, set[str]]:
+        """Embed the texts this call owns, in batches; fill `vectors`, resolve the futures, store them (each
+        vector with the model the provider says made it). Returns tokens, cost, attempts, seconds and the
+        served models."""
         keys = list(mine)
         timeout = self.settings.timeout_s
         price = price_for(request.model, self.settings.user_prices)
         total_tokens, total_cost, total_attempts, started = 0, 0.0 if price else None, 0, time.perf_counter()
+        served: set[str] = set()
         for offset in range(0, len(keys), EMBED_BATCH):
             chunk = keys[offset : offset + EMBED_BATCH]
             sub = EmbeddingRequest(
@@ -514,7 +523,7 @@ class LLMClient:
                 request.key_env,
                 request.dimensions,
             )
-            (new_vectors, tokens), attempts, _, _ = await self._attempt(
+            (new_vectors, tokens, model), attempts, _, _ = await self._attempt(
                 lambda transport, sub=sub: transport.embed(sub, timeout),
                 model=request.model,
                 api_base=request.api_base,
@@ -533,15 +542,26 @@ class LLMClient:
                 for position in mine[key]:
                     vectors[position] = vector
                 futures[key].set_result(vector)
-            stored = {key: {"vector": vector} for key, vector in zip(chunk, new_vectors, strict=True)}
+            entry: dict[str, Any] = {"model": model} if model else {}
+            served.update([model] if model else [])
+            stored = {key: {"vector": vector, **entry} for key, vector in zip(chunk, new_vectors, strict=True)}
             await asyncio.to_thread(self.cache.set_many, namespace, stored)
-        return total_tokens, total_cost, total_attempts, round(time.perf_counter() - started, 4)
+        return total_tokens, total_cost, total_attempts, round(time.perf_counter() - started, 4), served
 
     async def close(self) -> None:
         """Close connections and finish the cache writes still on the writer thread."""
         for transport in self._transports.values():
             await transport.close()
         await asyncio.to_thread(self.cache.flush)
+
+
+def served_by(reply: dict[str, Any]) -> dict[str, str | None]:
+    """The record fields that say what answered a chat reply (None where the reply does not say)."""
+    fingerprint = reply.get("system_fingerprint")
+    return {
+        "served_model": str(reply.get("model") or "") or None,
+        "system_fingerprint": str(fingerprint) if fingerprint else None,
+    }
 
 
 def _keyed_model(model: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -40,8 +41,15 @@ def _litellm_price_map() -> dict[str, Any]:
         return {}
 
 
+# Dollars per token. The dearest listed model costs about $0.0006 a token; a price above a dollar a token is
+# a typo or a unit mix-up (per million tokens), and would let one call pass any --max-cost.
+MAX_PRICE_PER_TOKEN = 1.0
+
+
 def load_price_file(path: Path) -> dict[str, Price]:
-    """A user price file: {"model": {"input_cost_per_token": x, "output_cost_per_token": y}}."""
+    """A user price file: {"model": {"input_cost_per_token": x, "output_cost_per_token": y}}. Each price is a
+    finite number from 0 to MAX_PRICE_PER_TOKEN: an infinite or NaN price fails every call after it is paid
+    (so each rerun pays again), a negative one makes the run's cost fall and --max-cost never stop it."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -50,13 +58,26 @@ def load_price_file(path: Path) -> dict[str, Price]:
         raise ValueError(f"{path}: expected a JSON object mapping model names to prices")
     prices = {}
     for model, entry in raw.items():
-        try:
-            prices[model] = Price(float(entry["input_cost_per_token"]), float(entry["output_cost_per_token"]))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(
-                f"{path}: model {model!r}: expected input_cost_per_token and output_cost_per_token numbers"
-            ) from exc
+        if not isinstance(entry, dict):
+            raise ValueError(f"{path}: model {model!r}: expected an object with input_cost_per_token and "
+                             "output_cost_per_token")  # fmt: skip
+        values = []
+        for name in ("input_cost_per_token", "output_cost_per_token"):
+            value = entry.get(name)
+            problem = _price_problem(value)
+            if problem is not None:
+                raise ValueError(f"{path}: model {model!r}: {name} {problem}, got {value!r}")
+            values.append(float(value))
+        prices[model] = Price(*values)
     return prices
+
+
+def _price_problem(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "must be a number (dollars per token)"
+    if not math.isfinite(value) or not 0 <= value <= MAX_PRICE_PER_TOKEN:
+        return f"must be a finite number from 0 to {MAX_PRICE_PER_TOKEN:g} (dollars per token)"
+    return None
 
 
 def price_for(model: str, user_prices: dict[str, Price] | None = None) -> Price | None:

@@ -30,6 +30,12 @@ class CallRecord:
     # this field); 0 for a call made, or waited for, in this run (its time is on this run's clock).
     replayed_latency_s: float | None = 0.0
     system: bool = False  # made by the system under test (ItemContext.system_work), not by its evaluation
+    # What answered: the model the provider's reply names (its `model`) and its `system_fingerprint`. A cache
+    # hit keeps those of the call that filled the cache. None: not known (a failed call, a reply without it,
+    # a cache entry from before they were kept). A served model that changes under the same requested name is
+    # how a provider's silent swap shows (harness.report.served, the gate's "not comparable").
+    served_model: str | None = None
+    system_fingerprint: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,4 +55,6 @@ class CallRecord:
             "priced_usd": self.priced_usd,
             "replayed_latency_s": self.replayed_latency_s,
             "system": self.system,
+            "served_model": self.served_model,
+            "system_fingerprint": self.system_fingerprint,
         }

@@ -1,7 +1,8 @@
 """The three routes a call can take, each turning a request into the same normalized reply.
 
 A normalized chat reply is a plain dict: content, tool_calls [{id, name, arguments}], finish_reason,
-input_tokens, output_tokens, model. It is what the cache stores and what solvers and judges read.
+input_tokens, output_tokens, model (the model the provider says served the call) and system_fingerprint
+(its build, where the provider gives one). It is what the cache stores and what solvers and judges read.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 
 class Transport(Protocol):
     async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]: ...
 
-    async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]: ...
+    async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int, str]: ...
 
     async def close(self) -> None: ...
 
@@ -53,9 +54,15 @@ def normalize_chat(body: Any) -> dict[str, Any]:
             "input_tokens": int(usage.get("prompt_tokens") or 0),
             "output_tokens": int(usage.get("completion_tokens") or 0),
             "model": str(body.get("model") or ""),
+            "system_fingerprint": _fingerprint(body.get("system_fingerprint")),
         }
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
         raise RetryableProviderError(f"malformed chat completion body ({exc})") from exc
+
+
+def _fingerprint(value: Any) -> str | None:
+    """A provider's `system_fingerprint`: kept as text (at most 200 characters) or None when not given."""
+    return str(value)[:200] if isinstance(value, str | int) and not isinstance(value, bool) and str(value) else None
 
 
 def wire_messages(messages: Any) -> list[dict[str, Any]]:
@@ -175,7 +182,7 @@ class OpenAICompatibleTransport:
         body = await self._post(url, payload, headers, timeout)
         return normalize_chat(body)
 
-    async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
+    async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int, str]:
         url, headers = self._target(request.api_base, request.key_env, "embeddings")
         payload: dict[str, Any] = {"model": provider_model_name(request.model), "input": list(request.texts)}
         if request.dimensions is not None:
@@ -188,7 +195,8 @@ class OpenAICompatibleTransport:
             await self._session.close()
 
 
-def normalize_embeddings(body: Any, expected: int) -> tuple[list[list[float]], int]:
+def normalize_embeddings(body: Any, expected: int) -> tuple[list[list[float]], int, str]:
+    """The vectors in input order, the tokens counted, and the model the provider says made them."""
     try:
         rows = sorted(body["data"], key=lambda row: row.get("index", 0))
         vectors = [[float(x) for x in row["embedding"]] for row in rows]
@@ -198,7 +206,8 @@ def normalize_embeddings(body: Any, expected: int) -> tuple[list[list[float]], i
         raise RetryableProviderError(f"malformed embeddings body ({exc})") from exc
     if len(vectors) != expected:
         raise RetryableProviderError(f"asked for {expected} embeddings, got {len(vectors)}")
-    return vectors, tokens
+    served = body.get("model") if isinstance(body, dict) else None
+    return vectors, tokens, str(served or "")
 
 
 def _error_detail(raw: bytes) -> str:
@@ -244,7 +253,7 @@ class LiteLLMTransport:
             return "no-key"
         return key
 
-    async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
+    async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int, str]:
         litellm = import_litellm()
         try:
             extra = {"dimensions": request.dimensions} if request.dimensions is not None else {}
@@ -433,7 +442,7 @@ class LocalTransport:
         reply = await self._post("/v1/tokenize", {"model": model.split("/", 1)[1], "text": text}, timeout)
         return int(reply["tokens"])
 
-    async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int]:
+    async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int, str]:
         from harness.local.embeddings import embed_local
 
         name = request.model.split("/", 1)[1]
@@ -441,7 +450,8 @@ class LocalTransport:
             raise ProviderError(
                 f"{request.model} makes 384-dimension vectors; --embedding-dimensions asked for {request.dimensions}"
             )
-        return await asyncio.to_thread(embed_local, name, list(request.texts))
+        vectors, tokens = await asyncio.to_thread(embed_local, name, list(request.texts))
+        return vectors, tokens, name
 
     async def close(self) -> None:
         if self._session is not None and not self._session.closed:

@@ -216,7 +216,7 @@ class _MiniLM:
         max_len = min(max_len, int(config.get("max_position_embeddings", max_len)))
         tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         # tokenizer.json ships with truncation at 128 and fixed padding; sentence-transformers uses 256
-        # and pads per batch, which we do ourselves after sorting by length.
+        # and pads per batch; we batch texts of equal length only, so nothing is padded.
         tokenizer.enable_truncation(max_length=max_len)
         tokenizer.no_padding()
         return cls(tokenizer, read_safetensors(model_dir / "model.safetensors"), config)
@@ -282,16 +282,23 @@ class _MiniLM:
 
 
 def _length_batches(lengths: np.ndarray) -> list[np.ndarray]:
-    """Group indices of similar length (sorted) so each batch pads little and stays cache-sized."""
+    """Group indices of exactly equal token length, at most a cache-sized batch each.
+
+    Why exact: a text padded to a longer neighbour goes through different shapes (its attention sums over
+    more keys, the matrix products block differently), so its vector moved with what else was in its batch
+    (up to 8e-6 between two runs of the same texts). Without padding every row of every operation depends
+    on its own text alone, so a text gets the same bits whatever its batch holds, alone or in any company
+    (tests/test_local_embeddings.py checks it on a shuffled batch; bench/bench_local.py gives the cost).
+    """
     import numpy as np
 
     order = np.argsort(lengths, kind="stable")
     batches, start = [], 0
     while start < len(order):
+        length = int(lengths[order[start]])
+        room = max(1, min(_MAX_SENTENCES_PER_BATCH, _TOKENS_PER_BATCH // max(length, 1)))
         stop = start + 1
-        while stop < len(order) and stop - start < _MAX_SENTENCES_PER_BATCH:
-            if (stop - start + 1) * int(lengths[order[stop]]) > _TOKENS_PER_BATCH:
-                break
+        while stop < len(order) and stop - start < room and int(lengths[order[stop]]) == length:
             stop += 1
         batches.append(order[start:stop])
         start = stop

@@ -1,10 +1,12 @@
 """Agreement between the judges of a panel, per judged dimension (the papers' cross-judge tables).
 
 For every (kind, dimension) of `judge_levels` that two or more judges rated: the share of units on which
-all judges gave the same level, and Krippendorff's alpha (nominal), which corrects that share for the
-agreement the judges' level frequencies would give by chance. A unit is an item, or, where a judge's
-value is a list (one level per thing judged in the item, such as each recommended influencer), each
-position of the lists.
+all judges gave the same level, Krippendorff's alpha (nominal), which corrects that share for the
+agreement the judges' level frequencies would give by chance, and the mean over judge pairs of Cohen's
+kappa. Where the levels are numbers (xbench's 1..5 levels) they are ordered: alpha is also given ordinal,
+and kappa is quadratically weighted (a one-level miss counts less than a three-level one). A unit is an
+item, or, where a judge's value is a list (one level per thing judged in the item, such as each
+recommended influencer), each position of the lists.
 """
 
 from __future__ import annotations
@@ -16,8 +18,7 @@ from harness.stats import exact_agreement, krippendorff_alpha_nominal
 
 
 def judge_agreement(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    units: dict[tuple[str, str], list[list[Any]]] = defaultdict(list)
-    judges: dict[tuple[str, str], set[str]] = defaultdict(set)
+    units: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)  # per unit: {judge: level}
     for result in results:
         for dimension, by_judge in (result.get("judge_levels") or {}).items():
             if isinstance(by_judge, dict) and len(by_judge) >= 2:
@@ -25,26 +26,57 @@ def judge_agreement(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 values = list(by_judge.values())
                 if all(isinstance(v, list) for v in values):
                     for position in range(max(len(v) for v in values)):
-                        levels = [_level(v[position]) for v in values if position < len(v)]
-                        units[key].append([level for level in levels if level is not None])
+                        units[key].append(
+                            {
+                                j: v[position]
+                                for j, v in by_judge.items()
+                                if position < len(v) and v[position] is not None
+                            }
+                        )
                 else:
-                    units[key].append([level for v in values if (level := _level(v)) is not None])
-                judges[key].update(by_judge)
+                    units[key].append({j: v for j, v in by_judge.items() if v is not None})
     rows = []
-    for (kind, dimension), values in sorted(units.items()):
+    for (kind, dimension), rated in sorted(units.items()):
+        values = [[_level(v) for v in unit.values()] for unit in rated]
         alpha = krippendorff_alpha_nominal(values)
         agreement = exact_agreement(values)
+        judges = sorted({j for unit in rated for j in unit})
+        ordinal, kappa = _ordered(rated, judges)
         rows.append(
             {
                 "kind": kind,
                 "dimension": dimension,
-                "judges": sorted(judges[(kind, dimension)]),
+                "judges": judges,
                 "items": len(values),
                 "exact_agreement": None if agreement is None else round(agreement, 4),
                 "krippendorff_alpha": None if alpha is None else round(alpha, 4),
+                "krippendorff_alpha_ordinal": ordinal,
+                "mean_kappa": kappa,
+                "kappa_weights": "quadratic" if _numeric(rated) else "none",
             }
         )
     return rows
+
+
+def _numeric(rated: list[dict[str, Any]]) -> bool:
+    return all(isinstance(v, int | float) and not isinstance(v, bool) for unit in rated for v in unit.values())
+
+
+def _ordered(rated: list[dict[str, Any]], judges: list[str]) -> tuple[float | None, float | None]:
+    """(ordinal alpha, mean pairwise kappa): on ordered numeric levels, alpha ordinal and quadratic kappa;
+    otherwise no ordinal alpha and plain kappa over the levels as names."""
+    from harness.analysis.panel import panel_agreement
+
+    numeric = _numeric(rated)
+    levels = sorted({v if numeric else _level(v) for unit in rated for v in unit.values()})
+    if len(levels) < 2:
+        return None, None
+    ratings = {j: [(u.get(j) if numeric else _level(u.get(j))) for u in rated] for j in judges}
+    panel = panel_agreement(ratings, levels)
+    if numeric:
+        return panel["alpha_ordinal"], panel["mean_kappa_quadratic"]
+    plain = [p["kappa"] for p in panel["pairs"] if p["kappa"] is not None]
+    return None, (round(sum(plain) / len(plain), 4) if plain else None)
 
 
 def _level(value: object) -> str | None:
@@ -58,15 +90,20 @@ def markdown_agreement(rows: list[dict[str, Any]]) -> list[str]:
         "### Agreement between judges",
         "",
         "_Exact: share of items on which every judge gave the same level. Alpha: Krippendorff's alpha "
-        "(nominal); 1 is perfect agreement, 0 is what chance would give._",
+        "(nominal; ordinal where the levels are numbers); 1 is perfect agreement, 0 is what chance would give. "
+        "Kappa: Cohen's kappa, the mean over pairs of judges (quadratically weighted on numeric levels)._",
         "",
-        "| kind | dimension | judges | items | exact | alpha |",
-        "|---|---|---|---:|---:|---:|",
+        "| kind | dimension | judges | items | exact | alpha | alpha (ordinal) | kappa |",
+        "|---|---|---|---:|---:|---:|---:|---:|",
     ]
+
+    def f(value: float | None) -> str:
+        return "-" if value is None else f"{value:.2f}"
+
     for row in rows:
-        exact = "-" if row["exact_agreement"] is None else f"{row['exact_agreement']:.2f}"
-        alpha = "-" if row["krippendorff_alpha"] is None else f"{row['krippendorff_alpha']:.2f}"
         lines.append(
-            f"| {row['kind']} | {row['dimension']} | {', '.join(row['judges'])} | {row['items']} | {exact} | {alpha} |"
+            f"| {row['kind']} | {row['dimension']} | {', '.join(row['judges'])} | {row['items']} "
+            f"| {f(row['exact_agreement'])} | {f(row['krippendorff_alpha'])} "
+            f"| {f(row.get('krippendorff_alpha_ordinal'))} | {f(row.get('mean_kappa'))} |"
         )
     return lines

@@ -19,7 +19,7 @@ from typing import Any
 
 from harness.report import charts
 from harness.report.agreement import markdown_agreement
-from harness.report.markdown import SUITE_COLUMNS, suite_cells
+from harness.report.markdown import SUITE_COLUMNS, served_section, suite_cells
 from harness.report.md_html import to_html
 from harness.report.tables import table_caption, table_header, table_row
 from harness.wellformed import well_formed_text
@@ -197,8 +197,12 @@ def _scores(run: dict[str, Any]) -> str:
 
 def _benchmark_tables(run: dict[str, Any]) -> str:
     tables = run.get("tables") or []
+    from harness.report.repeats import markdown_repeats
+
     agreement = markdown_agreement(run.get("judge_agreement") or [])
-    if not tables and not agreement:
+    served = served_section(run.get("served_models") or {})
+    repeats = markdown_repeats(run.get("repeats") or {})
+    if not tables and not agreement and not served and not repeats:
         return ""
     parts = ['<section id="tables"><h2>Benchmark tables</h2>']
     for table in tables:
@@ -214,6 +218,10 @@ def _benchmark_tables(run: dict[str, Any]) -> str:
             parts.append(f'<p class="incomplete"><strong>{_e(table["incomplete"]["message"])}</strong></p>')
     if agreement:
         parts.append(to_html(agreement))
+    if repeats:
+        parts.append(to_html(repeats))
+    if served:
+        parts.append(to_html(served))
     parts.append("</section>")
     return "".join(parts)
 
@@ -558,6 +566,6 @@ def render_html(run: dict[str, Any]) -> str:
 
 def write_html(run: dict[str, Any], path: Path) -> Path:
     """Write the page to `path` (a run's folder keeps it as report.html); returns the path."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(well_formed_text(render_html(run)), encoding="utf-8")
-    return path
+    from harness.atomic_write import write_atomic
+
+    return write_atomic(path, well_formed_text(render_html(run)))

@@ -85,6 +85,14 @@ def render_summary(run: dict[str, Any]) -> str:
     agreement = markdown_agreement(run.get("judge_agreement") or [])
     if agreement:
         lines += ["", *agreement]
+    from harness.report.repeats import markdown_repeats
+
+    repeats = markdown_repeats(run.get("repeats") or {})
+    if repeats:
+        lines += ["", *repeats]
+    served = served_section(run.get("served_models") or {})
+    if served:
+        lines += ["", *served]
     if run.get("comparison"):
         lines += ["", *comparison_section(run["comparison"])]
     if run.get("tech_market_fit"):
@@ -153,6 +161,34 @@ def failed_table(failed: list[dict[str, Any]], *, withheld: bool = False, rows: 
     return lines
 
 
+def served_section(served: dict[str, Any]) -> list[str]:
+    """What answered, per role and requested model (harness.report.served). The served names come from the
+    providers' replies: made inert as any text from outside."""
+    from harness.report.served import ROLES
+
+    if not served:
+        return []
+    lines = [
+        "### Models that answered",
+        "",
+        "_The model each provider's replies named, per requested model (a cache hit counts the model that "
+        "answered when the call was made), and their system fingerprints. Unknown: calls whose reply did "
+        "not say._",
+        "",
+        "| role | requested | served | system fingerprints | calls | unknown |",
+        "|---|---|---|---|---:|---:|",
+    ]
+    for role in ROLES:
+        for model, row in (served.get(role) or {}).items():
+            names = _cell(", ".join(row.get("served") or [])) or "-"
+            prints = list(row.get("fingerprints") or [])
+            shown = _cell(", ".join(prints[:5]) + (f" (+{len(prints) - 5})" if len(prints) > 5 else "")) or "-"
+            lines.append(
+                f"| {role} | {_cell(model)} | {names} | {shown} | {row.get('calls', 0)} | {row.get('unknown', 0)} |"
+            )
+    return lines
+
+
 def comparison_section(comparison: dict[str, Any]) -> list[str]:
     """The comparison with the baseline, from its JSON form."""
     from harness.analysis.compare import Comparison, Report, markdown
@@ -166,8 +202,10 @@ def comparison_section(comparison: dict[str, Any]) -> list[str]:
         changed_version=comparison["changed_version"],
         errored=comparison["errored"],
         flaky=comparison["flaky"],
+        flaky_excluded=comparison.get("flaky_excluded") or [],
         new_errors=comparison.get("new_errors", []),
         notes=comparison["notes"],
+        not_comparable=comparison.get("not_comparable") or [],
         fail_margin=comparison["fail_margin"],
         tolerance=comparison["tolerance"],
     )

@@ -5,8 +5,10 @@ names the shard: a shard given twice, a shard missing, shards that differ in wha
 (options, harness version and git revision, the run group, how tasks were balanced, the digests of the
 items, task files, fixtures and prompt templates the run read, of the harness's own files and of the price
 file), or a shard whose results fall short of
-the items it ran (an interrupted job). Only `cache_url` may differ: where the shared cache lives does not
-change an answer.
+the items it ran (an interrupted job). Which items, not only how many: each shard's results are exactly the
+items it selected (`run.shard.selected`), each holding the task its id names, and together they are the
+run's selection (`run.inputs.item_ids`); a duplicate, a foreign, a renamed or a copied result is refused.
+Only `cache_url` may differ: where the shared cache lives does not change an answer.
 
 The merged run is written by the same code as any run (harness.report.writer.save_run): results.json,
 summary.md, report.html and one history file, marked `run.merged` with its shards. Gate it once, on the
@@ -22,6 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from harness.run_inputs import digest
 
 EXEMPT_OPTIONS = frozenset({"cache_url"})
 
@@ -91,6 +95,7 @@ def _fields(run: dict[str, Any]) -> Iterable[tuple[str, Any]]:
     yield "balance (--shard-balance)", shard.get("balance")
     yield "the history it balanced on", shard.get("history_digest")
     yield "the items selected (task set)", inputs.get("task_set")
+    yield "the items selected (their ids)", inputs.get("item_ids")
     yield "the task files", inputs.get("task_files")
     yield "the fixtures", (inputs.get("fixtures") or {}).get("digest")
     yield "the prompt templates", inputs.get("prompts")
@@ -142,14 +147,51 @@ def check_shards(shards: list[Shard]) -> None:
                 f"{shard.label} holds {len(results)} results but ran {shard.record['items']} items: was it "
                 "interrupted? run that shard again"
             )
+        chosen = _selection(shard)
         for result in results:
             nodeid = str(result.get("nodeid"))
             if nodeid in owner:
                 raise MergeError(f"item {nodeid} is in both {owner[nodeid].label} and {shard.label}")
             owner[nodeid] = shard
+            if nodeid not in chosen:
+                raise MergeError(f"{shard.label} holds item {nodeid}, which it did not select: a foreign or "
+                                 "renamed result")  # fmt: skip
+            if (problem := _identity_problem(result, nodeid)) is not None:
+                raise MergeError(f"{shard.label}: item {nodeid} {problem}: a result copied or renamed")
+        if lacking := sorted(chosen - {str(r.get("nodeid")) for r in results}):
+            raise MergeError(f"{shard.label} lacks item {lacking[0]}, which it selected: run that shard again")
     selected = _inputs(ordered[0].run).get("items")
     if isinstance(selected, int) and selected != len(owner):
         raise MergeError(f"the shards hold {len(owner)} items but the run selected {selected}: a shard is incomplete")
+    expected = _inputs(ordered[0].run).get("item_ids")
+    if expected is not None and digest(owner) != expected:
+        raise MergeError("the shards' items together are not the items the run selected (run.inputs.item_ids): "
+                         "a shard of another selection, or results edited")  # fmt: skip
+
+
+def _selection(shard: Shard) -> set[str]:
+    """The items a shard selected (`run.shard.selected`, node ids)."""
+    selected = shard.record.get("selected")
+    if not isinstance(selected, list) or not all(isinstance(n, str) for n in selected):
+        raise MergeError(f"{shard.label}: run.shard.selected (the items it selected) is missing or not a list "
+                         "of item ids: run it again with this harness")  # fmt: skip
+    if len(set(selected)) != len(selected):
+        raise MergeError(f"{shard.label}: run.shard.selected names an item twice")
+    return set(selected)
+
+
+def _identity_problem(result: dict[str, Any], nodeid: str) -> str | None:
+    """Whether a result's own task, variant and repeat are those its node id names (an invalid task's
+    entry has no such fields to compare)."""
+    from harness.collect import parse_item_name
+
+    if (result.get("error") or {}).get("kind") == "invalid-task":
+        return None
+    named = parse_item_name(nodeid.partition("::")[2])
+    held = (result.get("task_id"), result.get("variant") or None, result.get("repeat") or 0)
+    if named != held:
+        return f"holds the result of task {held[0]!r} (variant {held[1]!r}, repeat {held[2]!r})"
+    return None
 
 
 def _parse(ts: str | None) -> dt.datetime | None:
@@ -167,6 +209,22 @@ def _exit_status(codes: list[int]) -> int:
     return max(codes)
 
 
+def served_warnings(ordered: list[Shard]) -> list[str]:
+    """Shards that other models answered for than the first shard's (a provider's swap between machines):
+    the merged scores mix two judges or two systems, and the merged run says so."""
+    from harness.report.served import change_line, served_changes, served_models
+
+    first = served_models(ordered[0].run["results"])
+    warnings = []
+    for shard in ordered[1:]:
+        for change in served_changes(first, served_models(shard.run["results"])):
+            warnings.append(
+                f"{shard.label} against {ordered[0].label}: {change_line(change)}: "
+                f"{change['role']} changed: the merged scores are not comparable across shards"
+            )
+    return warnings
+
+
 def merge_runs(shards: list[Shard], run_id: str, argv: list[str]) -> dict[str, Any]:
     """The merged run document (checked shards in; pure). Results in nodeid order, aggregates recomputed."""
     from harness.benchmarks import run_records
@@ -182,6 +240,7 @@ def merge_runs(shards: list[Shard], run_id: str, argv: list[str]) -> dict[str, A
     warnings: list[str] = []
     for meta in metas:
         warnings += [w for w in meta.get("warnings") or [] if w not in warnings]
+    warnings += served_warnings(ordered)
     record = ordered[0].record
     return {
         "schema_version": first.get("schema_version"),

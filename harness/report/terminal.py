@@ -91,6 +91,10 @@ def _write_comparison(reporter: Any, comparison: dict[str, Any]) -> None:
                        ("new errors", "new_errors")):  # fmt: skip
         if comparison.get(key):
             reporter.write_line(f"  {title}: {len(comparison[key])} ({', '.join(comparison[key][:5])}...)")
+    for change in comparison.get("not_comparable") or []:
+        from harness.report.served import change_line
+
+        reporter.write_line(f"  {change['role']} changed: not comparable ({change_line(change)})", yellow=True)
     if comparison.get("flaky"):
         reporter.write_line(f"  flaky: {len(comparison['flaky'])} item(s) whose repeats straddle the threshold")
     if comparison.get("gate"):

@@ -14,10 +14,13 @@ from typing import Any
 import pytest
 
 import harness
+from harness.atomic_write import WriteFailed, write_atomic
 from harness.benchmarks import run_records
 from harness.report.aggregate import by_suite, summarize
 from harness.report.agreement import judge_agreement
 from harness.report.markdown import render_summary
+from harness.report.repeats import repeat_summary
+from harness.report.served import served_models
 from harness.report.tables import compute_tables
 from harness.result import RESULT_SCHEMA_VERSION
 from harness.secrets import redact
@@ -87,11 +90,29 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
             "references_withheld": settings.withhold_references,
             "incomplete": getattr(state, "incomplete", None),
             "resumed": len(state.resume.kept) if getattr(state, "resume", None) is not None else None,
+            "calibration": _calibration(results, settings),
             **run_fields(config),  # inputs (what the run read), shard (with --shard)
         },
         **run_sections(results, state.tables),
         "results": results,
     }
+
+
+def _calibration(results: list[dict[str, Any]], settings: Settings) -> list[dict[str, Any]]:
+    """The calibration each labelled set covering the run's suites holds for its judges (`found` false
+    when they were never calibrated on it); a problem reading them is recorded, never the loss of the run."""
+    from harness.calibration.records import run_calibration
+
+    suites = {str(r.get("suite")) for r in results if r.get("suite")}
+    try:
+        return run_calibration(
+            settings.labelled_sets or settings.rootdir / "calibration",
+            settings.report_dir,
+            suites,
+            settings.judge_models,
+        )
+    except Exception as exc:  # the run's own files come first
+        return [{"error": f"{type(exc).__name__}: {exc}"}]
 
 
 def run_sections(results: list[dict[str, Any]], tables: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -102,30 +123,33 @@ def run_sections(results: list[dict[str, Any]], tables: list[dict[str, Any]] | N
         "suites": by_suite(results),
         "tables": tables if tables is not None else compute_tables(results),
         "judge_agreement": judge_agreement(results),
+        "served_models": served_models(results),
+        "repeats": repeat_summary(results),
     }
 
 
-def _write_history(run: dict[str, Any], settings: Settings) -> None:
-    """Add the run's items to the history (reports/history/<run-id>.csv) the index and TMF read."""
+def _history_rows(run: dict[str, Any], settings: Settings) -> list[dict[str, str]]:
+    """The run's items as rows of the history (reports/history/<run-id>.csv) the index and TMF read."""
     from harness.analysis import history
 
-    rows = history.run_rows(
+    return history.run_rows(
         run, version=settings.agent_version or "", date=settings.release_date, period=settings.period
     )
-    history.write_rows(history.history_dir(settings.report_dir) / f"{run['run']['run_id']}.csv", rows)
 
 
-def _tech_market_fit(run: dict[str, Any], settings: Settings) -> dict[str, Any]:
-    """TMF for the run's suites over the whole history (this run and every earlier one). A problem here
-    is reported in the section, never allowed to lose the run's report."""
+def _tech_market_fit(run: dict[str, Any], settings: Settings, own: list[dict[str, str]]) -> dict[str, Any]:
+    """TMF for the run's suites over the whole history: every earlier run, and this run's rows `own` (not
+    yet written: the history counts a run only once its results.json is complete). A problem here is
+    reported in the section, never allowed to lose the run's report."""
     from harness.analysis import history, index, tmf
 
     suites = sorted(run["suites"])
     base = {"suites": suites, "hourly_rate": settings.hourly_rate}
+    run_id = run["run"]["run_id"]
     try:
-        rows = index.select(
-            history.read_history(settings.report_dir), suites=suites, include_incomplete=settings.include_incomplete
-        )
+        earlier = [r for r in history.read_history(settings.report_dir) if r.get("run_id") != run_id]
+        mine = [{c: r.get(c, "") for c in history.COLUMNS} for r in own if history.row_problem(r) is None]
+        rows = index.select(earlier + mine, suites=suites, include_incomplete=settings.include_incomplete)
         doc = tmf.assess_history(
             rows, hourly_rate=settings.hourly_rate or 0.0, min_score=settings.min_score,
             expert_score=settings.expert_score, shape=settings.acceptance_shape,
@@ -156,6 +180,8 @@ def _write_html(run: dict[str, Any], directory: Path) -> Path | None:
 
     try:
         return write_html(run, directory / "report.html")
+    except WriteFailed:
+        raise  # the disk: results.json would fail the same way, and must not be written after a warning
     except Exception as exc:  # the JSON and Markdown reports come first
         run["run"]["warnings"].append(f"report.html could not be written: {type(exc).__name__}: {exc}")
         return None
@@ -183,33 +209,37 @@ def write_run(config: pytest.Config, state: Any, settings: Settings, exit_status
 
 def save_run(run: dict[str, Any], settings: Settings, *, history: bool = True) -> tuple[Path, Path | None]:
     """Write a finished run document (already redacted): a pytest run, or shards joined by `harness merge`.
-    Its history file (unless `history` is false), Tech-Market Fit and the comparison with --baseline when
-    asked (added to `run`), report.html, results.json, summary.md, LATEST, the saved baseline and the CI
-    step summary. Returns the run's folder and report.html's path (None without one)."""
+    Tech-Market Fit and the comparison with --baseline when asked (added to `run`), then report.html,
+    results.json and summary.md, and only once results.json is whole: its history file (unless `history`
+    is false), LATEST, the saved baseline and the CI step summary. Every file is written whole or not at
+    all (harness.atomic_write); one that cannot be is a WriteFailed naming it, and nothing after it is
+    written (a run the disk could not hold is not counted by the history). Returns the run's folder and
+    report.html's path (None without one)."""
+    from harness.analysis.history import history_dir, write_rows
+
     run_id = run["run"]["run_id"]
     directory = settings.report_dir / run_id
-    directory.mkdir(parents=True, exist_ok=True)
-    if history:
-        _write_history(run, settings)  # first: Tech-Market Fit reads the history, this run included
+    rows = _history_rows(run, settings) if history else []
     if settings.hourly_rate is not None:
-        run["tech_market_fit"] = _tech_market_fit(run, settings)
+        run["tech_market_fit"] = _tech_market_fit(run, settings, rows)
     if settings.baseline is not None:
         run["comparison"] = _comparison(run, settings)
     html = _write_html(run, directory) if settings.html else None
     # Compact on purpose: json's C encoder is only used without indent (about 10x faster on large runs).
     # `harness report --json` or jq pretty-print it.
     document = well_formed_text(json.dumps(run, ensure_ascii=False))
-    (directory / "results.json").write_text(document, encoding="utf-8")
+    write_atomic(directory / "results.json", document)
     markdown = well_formed_text(render_summary(run))
-    (directory / "summary.md").write_text(markdown, encoding="utf-8")
+    write_atomic(directory / "summary.md", markdown)
+    if history:
+        write_rows(history_dir(settings.report_dir) / f"{run_id}.csv", rows)
     incomplete = run["run"].get("incomplete")
     if not incomplete:  # an interrupted run is never "the latest run": `harness report RUN` shows it
-        (settings.report_dir / "LATEST").write_text(run_id + "\n", encoding="utf-8")
+        write_atomic(settings.report_dir / "LATEST", run_id + "\n")
     if settings.save_baseline is not None and incomplete:
         print(f"harness: --save-baseline skipped: run {run_id} is incomplete", file=sys.stderr)
     elif settings.save_baseline is not None:
-        settings.save_baseline.parent.mkdir(parents=True, exist_ok=True)
-        settings.save_baseline.write_text(document, encoding="utf-8")
+        write_atomic(settings.save_baseline, document)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:

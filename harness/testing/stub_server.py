@@ -58,6 +58,11 @@ class StubConfig:
     # A real rate limit, as providers enforce one per key: at most this many requests in flight (0: none);
     # one more is answered 429 with Retry-After (retry_after_s) at once, before any work.
     max_in_flight: int = 0
+    # What answered, as a provider reports it: requested model -> the name its replies give (a provider that
+    # serves another snapshot under the name asked for), and a system_fingerprint for chat replies (None: the
+    # field is left out, as many servers do).
+    served_models: dict[str, str] = field(default_factory=dict)
+    system_fingerprint: str | None = None
 
     def update(self, changes: dict[str, Any]) -> None:
         for name, value in changes.items():
@@ -278,7 +283,7 @@ class StubServer:
             "id": "chatcmpl-stub",
             "object": "chat.completion",
             "created": int(time.time()),
-            "model": body.get("model", "stub"),
+            "model": self._served(body.get("model", "stub")),
             "choices": [{"index": 0, "message": message, "finish_reason": finish}],
             "usage": {
                 "prompt_tokens": prompt_tokens,
@@ -286,7 +291,12 @@ class StubServer:
                 "total_tokens": prompt_tokens + completion,
             },
         }
+        if self.config.system_fingerprint is not None:
+            payload["system_fingerprint"] = self.config.system_fingerprint
         return await self._deliver(request, payload, raw)
+
+    def _served(self, model: Any) -> Any:
+        return self.config.served_models.get(str(model), model)
 
     async def _deliver(self, request: Any, payload: dict[str, Any], raw: bytes) -> Any:
         """Write the reply, and count it as delivered only once it went out on a connection that was still
@@ -390,7 +400,7 @@ class StubServer:
             {
                 "object": "list",
                 "data": data,
-                "model": body.get("model"),
+                "model": self._served(body.get("model")),
                 "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
             }
         )

@@ -30,6 +30,8 @@ DATA_KEYS = (
     "avg_views",
     "engagement_rate",
     "posts_per_month",
+    "views_trend_90d",
+    "suspicious_followers",
     "audience",
     "rates_usd",
     "collaborations",
@@ -226,6 +228,23 @@ def _countries(creator: Creator, rules: dict) -> dict[str, int]:
     return {creator.region: home, **dict(ranked)}
 
 
+def _views_trend(creator: Creator, rules: dict) -> int:
+    """Views of the last 90 days against the 90 before, in percent: as written, else a small drift either way."""
+    if creator.performance and creator.performance.views_trend is not None:
+        return creator.performance.views_trend
+    low, high = rules["views_trend_drift"]
+    drift = stream(creator, "trend").gauss((low + high) / 4, (high - low) / 6)  # a little more often up than down
+    return round(min(max(drift, low), high))
+
+
+def _suspicious(creator: Creator, rules: dict) -> int:
+    """The share of followers an audit flags (bots, inactive accounts): as written, else an ordinary few percent."""
+    if creator.performance and creator.performance.suspicious_followers is not None:
+        return creator.performance.suspicious_followers
+    low, high = rules["suspicious_followers_usual"]
+    return stream(creator, "audit").randint(low, high)
+
+
 def _rates(creator: Creator, avg_views: int, rules: dict) -> dict[str, int]:
     rng = stream(creator, "rates")
     region_factor = rules["regions"][creator.region]["rate_factor"]
@@ -240,6 +259,8 @@ def _rates(creator: Creator, avg_views: int, rules: dict) -> dict[str, int]:
     rates = {}
     for key, (m_low, m_high) in rules["rate_formats"][creator.platform].items():
         rates[key] = main if m_low == m_high == 1.0 else nice_money(main * rng.uniform(m_low, m_high))
+    if creator.formats is not None:  # what they sell; the prices of the others are drawn all the same, so that
+        rates = {key: price for key, price in rates.items() if key in creator.formats}  # the others stay put
     return rates
 
 
@@ -274,6 +295,8 @@ def derive(creator: Creator, rules: dict) -> dict[str, Any]:
         "avg_views": avg_views,
         "engagement_rate": engagement,
         "posts_per_month": _posts_per_month(creator, rules),
+        "views_trend_90d": _views_trend(creator, rules),
+        "suspicious_followers": _suspicious(creator, rules),
         "audience": {
             "age": _age(creator, rules),
             "gender": {"female": female, "male": 100 - female},
@@ -318,6 +341,11 @@ def check(data: dict[str, Any], rules: dict) -> list[str]:
     band = rules["posts_per_month"][platform]
     if not _within(data["posts_per_month"], band):
         problems.append(f"{data['posts_per_month']} posts per month is outside {band} for {platform}")
+    if not _within(data["views_trend_90d"], rules["views_trend_range"]):
+        problems.append(f"views trend {data['views_trend_90d']}% is outside {rules['views_trend_range']}")
+    if not _within(data["suspicious_followers"], rules["suspicious_followers_range"]):
+        problems.append(f"{data['suspicious_followers']}% suspicious followers is outside "
+                        f"{rules['suspicious_followers_range']}")  # fmt: skip
     problems += _check_posts(data, rules)
     problems += _check_audience(data, rules)
     problems += _check_rates(data, rules)
@@ -371,16 +399,21 @@ def _check_audience(data: dict[str, Any], rules: dict) -> list[str]:
 def _check_rates(data: dict[str, Any], rules: dict) -> list[str]:
     formats = rules["rate_formats"][data["platform"]]
     rates = data["rates_usd"]
-    if list(rates) != list(formats):
-        return [f"rates_usd formats {list(rates)}, expected {list(formats)} on {data['platform']}"]
+    if not rates or list(rates) != [key for key in formats if key in rates]:
+        return [f"rates_usd formats {list(rates)}: some of {list(formats)}, in that order, on {data['platform']}"]
     main_key = next(iter(formats))
-    main = rates[main_key]
+    if main_key not in rates:  # a creator who does not sell the main format: its price implied by the first one
+        first = next(iter(rates))
+        low, high = formats[first]
+        main = rates[first] / ((low + high) / 2)
+    else:
+        main = rates[main_key]
     cpm = main / data["avg_views"] * 1000
     if not _within(cpm, rules["cpm_range_usd"]):
         problems = [f"{main_key} at {main} USD is {cpm:.1f} USD per 1,000 views, outside {rules['cpm_range_usd']}"]
     else:
         problems = []
     for key, (low, high) in formats.items():
-        if not low * 0.9 * main - 5 <= rates[key] <= high * 1.1 * main + 5:
+        if key in rates and not low * 0.9 * main - 5 <= rates[key] <= high * 1.1 * main + 5:
             problems.append(f"{key} at {rates[key]} USD is out of proportion to {main_key} ({low}-{high} x {main})")
     return problems

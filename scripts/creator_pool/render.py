@@ -16,7 +16,7 @@ from typing import Any
 
 import jinja2
 
-from scripts.creator_pool.numbers import DATA_KEYS, stream
+from scripts.creator_pool.numbers import DATA_KEYS, round_sig, stream
 from scripts.creator_pool.schema import ROOT, Creator, rules
 
 LAYOUTS_DIR = ROOT / "fixtures" / "creators" / "layouts"
@@ -101,6 +101,16 @@ def money(n: int, style: str) -> str:
     return {"dollar": f"${n:,}", "usd": f"USD {n:,}", "us": f"US${n:,}"}[style]
 
 
+def trend_text(change: int) -> str:
+    return f"{change:+d}%" if change else "0%"
+
+
+def period_views(data: dict[str, Any]) -> tuple[int, int]:
+    """Views of the last 90 days and of the 90 before, as an analytics tool totals them (three months of posts)."""
+    recent = data["avg_views"] * data["posts_per_month"] * 3
+    return round_sig(recent, 3), round_sig(recent / (1 + data["views_trend_90d"] / 100), 3)
+
+
 def context(creator: Creator, data: dict[str, Any]) -> dict[str, Any]:
     """What a layout may use: the creator as written (c), its numbers (d) and formatting helpers."""
     rules, tier = table(), data["tier"]
@@ -125,6 +135,12 @@ def context(creator: Creator, data: dict[str, Any]) -> dict[str, Any]:
         "female": data["audience"]["gender"]["female"],
         "male": data["audience"]["gender"]["male"],
         "rates": [(RATE_LABELS[key], value) for key, value in data["rates_usd"].items()],
+        "not_offered": [
+            RATE_LABELS[key] for key in rules["rate_formats"][creator.platform] if key not in data["rates_usd"]
+        ],
+        "trend": trend_text(data["views_trend_90d"]),
+        "views_90d": period_views(data),
+        "suspicious": data["suspicious_followers"],
         "main_rate": next(iter(data["rates_usd"].values())),
         "cpm": round(next(iter(data["rates_usd"].values())) / views * 1000, 1),
         "reach": round(views / data["followers"] * 100, 1),
@@ -197,4 +213,4 @@ def own_text(creator: Creator) -> list[str]:
     pieces = [creator.name, creator.bio, creator.content, *creator.recent]
     for deal in creator.brand_history:
         pieces += [deal.brand, deal.category, deal.format, str(deal.year), deal.outcome]
-    return [piece for piece in [*pieces, creator.notes] if piece]
+    return [piece for piece in [*pieces, creator.notes, creator.brand_safety] if piece]

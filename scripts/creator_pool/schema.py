@@ -24,7 +24,7 @@ RULES = CREATORS / "rules.yaml"
 HANDLE = re.compile(r"^[a-z0-9][a-z0-9._]{2,28}[a-z0-9]$")
 AGE_BUCKETS = ("13-17", "18-24", "25-34", "35-44", "45+")
 Platform = Literal["YouTube", "TikTok", "Instagram"]
-Role = Literal["pick", "near_miss", "lookalike", "filler"]
+Role = Literal["pick", "qualified", "near_miss", "lookalike", "filler"]
 STRICT = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
@@ -78,6 +78,12 @@ class Performance(BaseModel):
     views_ratio: float | None = Field(default=None, gt=0, le=5, description="avg_views / followers")
     engagement: float | None = Field(default=None, gt=0, le=30, description="(likes + comments) / views, percent")
     posts_per_month: int | None = Field(default=None, ge=1, le=60)
+    views_trend: int | None = Field(
+        default=None, ge=-90, le=400, description="views of the last 90 days against the 90 before, percent change"
+    )
+    suspicious_followers: int | None = Field(
+        default=None, ge=0, le=60, description="percent of followers an audit flags as bots or inactive accounts"
+    )
 
 
 class Creator(BaseModel):
@@ -102,11 +108,19 @@ class Creator(BaseModel):
     audience: Audience | None = None
     performance: Performance | None = None
     price_level: Literal["budget", "standard", "premium", "very_premium"] = "standard"
+    formats: list[str] | None = Field(
+        default=None,
+        min_length=1,
+        description="the sponsored formats they sell (rules.yaml rate_formats); all if unset",
+    )
     bio: str = Field(min_length=80, max_length=900, description="who they are, in the third person")
     content: str = Field(min_length=60, max_length=900, description="what their posts are like: formats, series")
     recent: list[str] = Field(min_length=3, max_length=5, description="titles of recent posts")
     brand_history: list[Collaboration] = Field(default_factory=list, max_length=4)
     notes: str = Field(default="", max_length=900, description="availability, restrictions, terms, management")
+    brand_safety: str = Field(
+        default="", max_length=600, description="incidents, complaints, pulled posts: what a brand-safety check finds"
+    )
 
     @field_validator("handle")
     @classmethod
@@ -135,13 +149,14 @@ class Creator(BaseModel):
     def _story(self) -> Creator:
         if self.role != "filler" and len(self.why) < 10:
             raise ValueError(f"a {self.role} needs `why` (at least 10 characters)")
-        if self.role in ("near_miss", "lookalike"):
+        if self.role in ("qualified", "near_miss", "lookalike"):
             if len(self.visible) < 8:
                 raise ValueError(f"a {self.role} needs `visible`: the phrase of its own text that shows the miss")
-            own = " ".join([self.bio, self.content, self.notes, *self.recent, *(c.outcome for c in self.brand_history)])
+            own = " ".join([self.bio, self.content, self.notes, self.brand_safety, *self.recent,
+                            *(c.outcome for c in self.brand_history)])  # fmt: skip
             if self.visible not in own:
-                raise ValueError("`visible` must be a verbatim phrase of the creator's bio, content, notes, titles "
-                                 "or brand outcomes")  # fmt: skip
+                raise ValueError("`visible` must be a verbatim phrase of the creator's bio, content, notes, brand "
+                                 "safety, titles or brand outcomes")  # fmt: skip
         return self
 
 
@@ -163,6 +178,11 @@ def check_against_rules(creator: Creator, table: dict) -> list[str]:
         problems.append(f"region {creator.region!r} is not in rules.yaml (regions: {sorted(table['regions'])})")
     elif creator.language not in region["languages"]:
         problems.append(f"{creator.region} creators post in {region['languages']}, not {creator.language!r}")
+    offered = table["rate_formats"].get(creator.platform, {})
+    if creator.formats is not None:
+        unknown = [f for f in creator.formats if f not in offered]
+        if unknown or len(set(creator.formats)) != len(creator.formats):
+            problems.append(f"formats {creator.formats}: each once, from {list(offered)} on {creator.platform}")
     top = (creator.audience.top_countries if creator.audience else None) or {}
     if top and next(iter(top)) != creator.region:
         problems.append(f"the audience's first country must be the creator's region ({creator.region})")

@@ -184,5 +184,6 @@ def write_report(
         "problems": problems,
         "responses": rows,
     }
-    path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
-    return path
+    from harness.atomic_write import write_atomic
+
+    return write_atomic(path, json.dumps(document, ensure_ascii=False))

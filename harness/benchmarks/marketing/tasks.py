@@ -69,8 +69,11 @@ class InfluencerSearchInputs(BaseModel):
 
 
 class NearMiss(BaseModel):
-    """A creator in the pool who looks right but fails one requirement that their page shows: the rubric's
-    contrast to the picks (what the client did not choose, and why), and the tests' decoys."""
+    """A creator in the pool the client considered and passed over, with the reason their page shows: the
+    rubric's contrast to the picks (what the client did not choose, and why), and the tests' decoys. Either it
+    fails one requirement, or (`qualified`) it meets every hard requirement and loses to the picks on the soft
+    signals the brief weighs: fee against the budget, audience in the target markets, engagement and views
+    trend, formats offered, brand safety."""
 
     model_config = STRICT
 
@@ -78,6 +81,12 @@ class NearMiss(BaseModel):
     why: str = Field(min_length=5, max_length=400)
     lookalike: bool = Field(
         default=False, description="Shares the picks' platform, region and niche: only the stated requirement differs."
+    )
+    qualified: bool = Field(
+        default=False, description="Passes every hard requirement; passed over on a soft signal that `why` names."
+    )
+    visible: str = Field(
+        default="", max_length=300, description="A verbatim phrase of the creator's page that shows the reason."
     )
 
 
@@ -90,6 +99,13 @@ class BriefChecks(BaseModel):
     languages: tuple[str, ...] = Field(min_length=1, description="The languages the creators may post in.")
     avoid: tuple[str, ...] = Field(default=(), description="Words the brief rules out: no pick's page holds one.")
     quantity: tuple[int, int] = Field(description="The brief's quantity range (min, max); k lies in it.")
+    niches: tuple[str, ...] = Field(
+        default=(), description="The niches or sub-niches a creator must have one of (the brief's creator types)."
+    )
+    min_home_share: int | None = Field(
+        default=None, ge=0, le=100, description="Least percent of the audience in the campaign's regions."
+    )
+    max_under_18: int | None = Field(default=None, ge=0, le=100, description="Most percent of the audience aged 13-17.")
 
 
 class InfluencerSearchTruth(BaseModel):

@@ -22,6 +22,17 @@ class Evidence(BaseModel):
     quote: str = Field(min_length=3, max_length=400, description="A verbatim substring of that page's text.")
 
 
+class Decoy(BaseModel):
+    """A plausible wrong answer the world holds on purpose, and the visible text that rules it out."""
+
+    model_config = STRICT
+
+    name: str = Field(min_length=2, max_length=200)
+    url: str | None = Field(default=None, description="Its page in the world.")
+    why: str = Field(min_length=10, max_length=600, description="The condition it fails.")
+    evidence: tuple[Evidence, ...] = Field(min_length=1, description="Where that failure can be read.")
+
+
 class ObjectSpec(BaseModel):
     model_config = STRICT
 
@@ -45,6 +56,9 @@ class CompanyMappingTruth(BaseModel):
     expected: dict[str, tuple[str, ...]] = Field(description="The expert's list per object kind, as long as asked.")
     criteria: str = Field(min_length=10, description="What counts, what does not, what would be a hallucination.")
     evidence: tuple[Evidence, ...] = Field(default=(), description="World tasks: where the names are found.")
+    adjacent: tuple[Decoy, ...] = Field(
+        default=(), max_length=40, description="Organisations that look right but fail a criterion."
+    )
 
 
 class PeopleToInfoInputs(BaseModel):
@@ -72,6 +86,9 @@ class PeopleToInfoTruth(BaseModel):
     questions: tuple[Question, ...] = Field(min_length=1, max_length=10, description="From the held-back profile.")
     criteria: str = Field(min_length=10, description="What must be right; what is a hallucination.")
     profile: str | None = Field(default=None, description="World tasks: the person's own page (namesakes' are not).")
+    namesakes: tuple[Decoy, ...] = Field(
+        default=(), max_length=20, description="Other people a search for the name finds, and what sets them apart."
+    )
 
 
 class InfoToPeopleInputs(BaseModel):
@@ -96,6 +113,9 @@ class InfoToPeopleTruth(BaseModel):
     people: tuple[Person, ...] = Field(min_length=1, max_length=10)
     verification: str = Field(min_length=10, description="How a checker confirms the answer.")
     evidence: tuple[Evidence, ...] = Field(default=())
+    near_misses: tuple[Decoy, ...] = Field(
+        default=(), max_length=40, description="Candidates who meet all but one condition, and which one."
+    )
 
 
 class RecruitmentScoring(BaseModel):
