@@ -185,8 +185,9 @@ def pytest_options() -> set[str]:
     return set(re.findall(r"(?<![\w-])(--[a-z0-9][a-z0-9-]*)", out.stdout))
 
 
-def _harness_options(words: list[str]) -> set[str]:
-    """The options the `harness` parser accepts along the subcommands these words name."""
+def _harness_options(words: list[str], pytest_options: set[str]) -> set[str]:
+    """The options the `harness` parser accepts along the subcommands these words name (and pytest's, for
+    a subcommand that hands the rest of its command line to a pytest run)."""
     import argparse
 
     from harness.cli import build_parser
@@ -195,6 +196,8 @@ def _harness_options(words: list[str]) -> set[str]:
     known: set[str] = set()
     for word in [*words, ""]:
         known |= {o for action in parser._actions for o in action.option_strings}
+        if any(action.nargs == argparse.REMAINDER for action in parser._actions):
+            known |= pytest_options
         subparsers = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
         if subparsers and word in subparsers[0].choices:
             parser = subparsers[0].choices[word]
@@ -209,7 +212,7 @@ def test_the_docs_hold_command_examples() -> None:
 @pytest.mark.parametrize("where,words", COMMANDS, ids=[f"{w}" for w, _ in COMMANDS])
 def test_every_option_an_example_uses_exists(where: str, words: list[str], pytest_options: set[str]) -> None:
     options = {w.split("=", 1)[0] for w in words if w.startswith("--")}
-    known = _harness_options(words[1:]) if words[0].endswith("harness") else pytest_options
+    known = _harness_options(words[1:], pytest_options) if words[0].endswith("harness") else pytest_options
     unknown = options - known
     assert not unknown, f"{where}: {' '.join(words)}: no such option {sorted(unknown)}"
 
