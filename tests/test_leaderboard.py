@@ -20,14 +20,15 @@ def _result(suite: str, task: str, score: float, cost: float) -> dict[str, Any]:
 
 def _run(tmp_path: Path, run_id: str, model: str, scores: list[float], **meta: Any) -> Path:
     results = [_result("qa-own", f"t{n}", s, 0.01) for n, s in enumerate(scores)]
-    document = {"run": {"run_id": run_id, "options": {"model": model, "judge_models": ["openai/j"]}, **meta},
-                "results": results, "totals": summarize(results), "suites": by_suite(results), "tables": []}  # fmt: skip
+    meta = {"run_id": run_id, "options": {"model": model, "judge_models": ["openai/j"]}, **meta}
+    document = {"run": meta, "results": results, "totals": summarize(results), "suites": by_suite(results),
+                "tables": []}  # fmt: skip
     path = tmp_path / f"{run_id}.json"
     path.write_text(json.dumps(document))
     return path
 
 
-def test_a_suite_without_a_benchmark_table_gets_a_leaderboard(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_suite_without_a_benchmark_table_gets_a_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = _run(tmp_path, "run-a", "openai/good", [100, 100, 0, 100])
     poor = _run(tmp_path, "run-b", "openai/poor", [0, 50, 0, 100])
     assert main(["report", str(good), str(poor)]) == 0
