@@ -242,3 +242,36 @@ def test_python_examples_parse_and_their_harness_imports_exist(where: str, line:
             module = importlib.import_module(node.module or "")
             missing = [a.name for a in node.names if not hasattr(module, a.name)]
             assert not missing, f"{where}:{line + node.lineno}: {node.module} has no {', '.join(missing)}"
+
+
+def test_the_readmes_stub_commands_pass_every_sample_item(tmp_path: Path) -> None:
+    """The README's offline commands, run as written (on a free port, in a copy of the project's sample)."""
+    import socket
+    import time
+
+    (block,) = [t for w, _, t in blocks("bash") if w == "README.md" and "stub_server" in t]
+    server_line, run_line = [line for line in block.replace("\\\n", " ").splitlines() if line.strip()]
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = str(sock.getsockname()[1])
+    server = shlex.split(server_line.rstrip("& ").replace("8089", port).replace("python ", f"{sys.executable} ", 1))
+    server = [REPO / w if w.startswith("examples/") else w for w in server]
+    stub = subprocess.Popen([str(w) for w in server], stdout=subprocess.PIPE, text=True)
+    try:
+        assert stub.stdout is not None and stub.stdout.readline().startswith("PORT")
+        (tmp_path / "pytest.ini").write_text("[pytest]\n")
+        (tmp_path / "evals").mkdir()
+        import shutil
+
+        shutil.copytree(REPO / "evals" / "sample", tmp_path / "evals" / "sample")
+        words = shlex.split(run_line.replace("8089", port))
+        started = time.monotonic()
+        out = subprocess.run(
+            [sys.executable, "-m", *words, "-p", "no:cacheprovider", "--call-retry-backoff", "0.01"],
+            cwd=tmp_path, capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        assert out.returncode == 0, (out.stdout[-3000:], time.monotonic() - started)
+        assert "24 passed" in out.stdout
+    finally:
+        stub.terminate()
+        stub.wait(timeout=10)

@@ -472,7 +472,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--fault-rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--config", default=None, help="JSON with any StubConfig fields")
+    parser.add_argument(
+        "--config", default=None, help="JSON with any StubConfig fields, or a file holding it (answers, judge rules...)"
+    )
     parser.add_argument("--parent", type=int, default=None, help="exit when this process ends")
     args = parser.parse_args(argv)
     if args.parent is not None:
@@ -481,7 +483,10 @@ def main(argv: list[str] | None = None) -> None:
         die_with_parent(args.parent)
     config = StubConfig(latency_s=args.latency, fault_rate=args.fault_rate, seed=args.seed)
     if args.config:
-        config.update(json.loads(args.config))
+        from pathlib import Path
+
+        text = Path(args.config).read_text(encoding="utf-8") if Path(args.config).is_file() else args.config
+        config.update(json.loads(text))
 
     def ready(port: int) -> None:
         print(f"PORT {port}", flush=True)
