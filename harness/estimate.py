@@ -97,8 +97,8 @@ def previous_results(report_dir: Path, settings: Any, limit: int = 20) -> dict[t
     return found
 
 
-def estimate_run(specs: list[Any], settings: Any) -> list[str]:
-    """The lines `--estimate` prints for these items (pytest's TaskItem specs)."""
+def estimate_run(specs: list[Any], settings: Any, width: int | None = None) -> list[str]:
+    """The lines `--estimate` prints for these items (pytest's TaskItem specs), tables fit to `width`."""
     replayed = replay_from_cache(specs, settings) if can_replay(settings) and specs else None
     cache = None
     if settings.cache_mode.value in ("use", "replay") and (settings.cache_dir.is_dir() or settings.cache_url):
@@ -112,7 +112,7 @@ def estimate_run(specs: list[Any], settings: Any) -> list[str]:
         cache = CallCache(settings.cache_dir, settings.cache_mode, remote=remote)
     try:
         items = estimate_items(specs, settings, cache, replayed)
-        return lines(summarise(items, settings)) + stage_lines(by_stage(items, settings))
+        return lines(summarise(items, settings), width) + stage_lines(by_stage(items, settings), width)
     finally:
         if cache is not None:
             cache.close()
@@ -278,30 +278,31 @@ def by_stage(items: list[ItemEstimate], settings: Any) -> dict[str, SuiteEstimat
     return dict(sorted(stages.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
 
 
-def stage_lines(stages: dict[str, SuiteEstimate]) -> list[str]:
+def stage_lines(stages: dict[str, SuiteEstimate], width: int | None = None) -> list[str]:
     """The by-stage table under the suites' (calls, tokens and cost; the basis is the suites')."""
+    from harness.report.fit import fit_table
+
     if not stages:
         return []
-    head = f"{'by stage':<24} {'items':>6} {'calls':>9} {'cached':>8} {'tokens in':>12} {'tokens out':>11}"
-    out = [f"{head} {'cost $':>10}"]
-    for name, s in stages.items():
-        cost = f"{s.cost_usd:.4f}" + ("+?" if s.unknown_prices else "")
-        out.append(
-            f"{STAGES.get(name, name)[:24]:<24} {s.items:>6} {s.calls:>9.0f} {s.cached_calls:>8.0f} "
-            f"{s.input_tokens:>12,.0f} {s.output_tokens:>11,.0f} {cost:>10}"
-        )
-    return out
+    rows = [_cells(STAGES.get(name, name), s) for name, s in stages.items()]
+    return fit_table(["by stage", "items", "calls", "cached", "tokens in", "tokens out", "cost $"], rows, width)
 
 
-def lines(suites: dict[str, SuiteEstimate]) -> list[str]:
-    header = (
-        f"{'suite':<24} {'items':>6} {'calls':>9} {'cached':>8} {'tokens in':>12} {'tokens out':>11} {'cost $':>10}  "
-        "basis"
-    )
-    out = ["harness estimate (no call was made)", header]
+def _cells(name: str, s: SuiteEstimate) -> list[str]:
+    cost = f"{s.cost_usd:.4f}" + ("+?" if s.unknown_prices else "")
+    return [name, str(s.items), f"{s.calls:.0f}", f"{s.cached_calls:.0f}", f"{s.input_tokens:,.0f}",
+            f"{s.output_tokens:,.0f}", cost]  # fmt: skip
+
+
+def lines(suites: dict[str, SuiteEstimate], width: int | None = None) -> list[str]:
+    """The suites' table (fit to `width`, harness.report.fit), its total, and the models without a price."""
+    from harness.report.fit import fit_table
+
+    header = ["suite", "items", "calls", "cached", "tokens in", "tokens out", "cost $", "basis"]
+    rows = []
     total = SuiteEstimate()
     for name, s in suites.items():
-        out.append(_line(name, s))
+        rows.append(_row(name, s))
         total.items += s.items
         total.calls += s.calls
         total.cached_calls += s.cached_calls
@@ -311,19 +312,17 @@ def lines(suites: dict[str, SuiteEstimate]) -> list[str]:
         total.from_runs += s.from_runs
         total.from_cache += s.from_cache
         total.unknown_prices |= s.unknown_prices
-    out.append(_line("ALL", total))
+    rows.append(_row("ALL", total))
+    right = [False, True, True, True, True, True, True, False]
+    out = ["harness estimate (no call was made)", *fit_table(header, rows, width, right=right)]
     if total.unknown_prices:
         out.append(f"no known price for {', '.join(sorted(total.unknown_prices))}: their calls are not in the cost "
                    "(give prices with --price-file)")  # fmt: skip
     return out
 
 
-def _line(name: str, s: SuiteEstimate) -> str:
+def _row(name: str, s: SuiteEstimate) -> list[str]:
     basis = f"{s.from_runs} from earlier runs, {s.items - s.from_runs - s.from_cache} from defaults"
     if s.from_cache:
         basis += f", {s.from_cache} from the shared cache"
-    cost = f"{s.cost_usd:.4f}" + ("+?" if s.unknown_prices else "")
-    return (
-        f"{name[:24]:<24} {s.items:>6} {s.calls:>9.0f} {s.cached_calls:>8.0f} {s.input_tokens:>12,.0f} "
-        f"{s.output_tokens:>11,.0f} {cost:>10}  {basis}"
-    )
+    return [*_cells(name, s), basis]

@@ -332,8 +332,11 @@ def _print_estimate(session: pytest.Session) -> None:
     from harness.estimate import estimate_run
 
     specs = [item.spec for item in session.items if isinstance(item, TaskItem)]
-    report = estimate_run(specs, session.config.stash[SETTINGS])
+    from harness.report.fit import output_width
+
     reporter = session.config.pluginmanager.getplugin("terminalreporter")
+    width = output_width(getattr(getattr(reporter, "_tw", None), "_file", None))
+    report = estimate_run(specs, session.config.stash[SETTINGS], width)
     for line in report:
         if reporter is not None:
             reporter.write_line(line)

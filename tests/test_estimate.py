@@ -61,7 +61,7 @@ def test_the_estimate_breaks_its_totals_down_by_stage(project: Project, fresh_st
         for call in result["calls"]:
             by_namespace[call["namespace"]] = by_namespace.get(call["namespace"], 0) + 1
     out = project.pytest("evals/sample", *stub_args(fresh_stub), "--estimate", "--price-file", str(prices))
-    rows = {line[:24].strip(): line[24:].split() for line in out.stdout.splitlines()}
+    rows = {cells[0]: cells[1:] for cells in (re.split(r"\s{2,}", line.strip()) for line in out.stdout.splitlines())}
     assert "by stage" in rows, out.stdout
     assert int(rows["system under test"][1]) == by_namespace["sut"]
     assert int(rows["judges"][1]) == by_namespace["judge"]
