@@ -230,6 +230,18 @@ def cmd_import_gem(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import_gem_run(args: argparse.Namespace) -> int:
+    from harness.benchmarks.gem.logged_cli import import_gem_run
+
+    return import_gem_run(args)
+
+
+def cmd_gem_paper(args: argparse.Namespace) -> int:
+    from harness.benchmarks.gem.logged_cli import gem_paper
+
+    return gem_paper(args)
+
+
 def cmd_merge(args: argparse.Namespace) -> int:
     """The shards of one run (--shard K/N) as one run, written like any run. Shards that do not make one
     run (a gap, a duplicate, a mismatch) are one line and exit 4; with --fail-on-regression the exit code
@@ -389,6 +401,51 @@ def build_parser() -> argparse.ArgumentParser:
         "it is marked modified",
     )
     gem.set_defaults(func=cmd_import_gem)
+    gem_run = import_sub.add_parser(
+        "gem-run", help="the GEM-Bench authors' logged runs (their output folders) as a run of this harness"
+    )
+    gem_run.add_argument(
+        "folders",
+        nargs="+",
+        metavar="DIR",
+        help="the run folder with the responses first; then folders that re-judged them (further judges) or "
+        "another configuration's run (its items get a variant suffix, e.g. gi-r-minilm)",
+    )
+    gem_run.add_argument(
+        "--release",
+        default=None,
+        help="the GEM-Bench release's data folder (CTR needs CA-Prod's candidates and labels); default: the "
+        "GEM_BENCH_RELEASE environment variable",
+    )
+    gem_run.add_argument(
+        "--embedding-model",
+        default="local/all-minilm-l6-v2",
+        help="the embedder of RF, RC, AF, AC (default the local MiniLM; the authors': openai/text-embedding-3-small "
+        "with --embedding-dimensions 512; none: leave the four unmeasured)",
+    )
+    gem_run.add_argument("--embedding-dimensions", type=int, default=None)
+    gem_run.add_argument("--embedding-api-base", default=None)
+    gem_run.add_argument("--embedding-api-key-env", default=None)
+    gem_run.add_argument(
+        "--gem-reproduce",
+        choices=("fixed", "authors"),
+        default="fixed",
+        help="fixed (default): a verdict with no readable category is a judge failure, Ad-Chat's failure text "
+        "the system's failure; authors: the default category the authors recorded, the failure text an answer",
+    )
+    gem_run.add_argument("--gem-ad-flow", choices=("exp", "min"), default="exp")
+    gem_run.add_argument(
+        "--aggregation",
+        choices=("item", "authors", "authors-with-product"),
+        default="item",
+        help="item (default): the mean over items; authors: per (category, query) over repeats, then over groups, "
+        "as the paper; authors-with-product: the same without the queries where Ad-Chat found no topic",
+    )
+    gem_run.add_argument("--cache-dir", default=".harness-cache")
+    gem_run.add_argument("--cache-mode", default="use", choices=[m.value for m in CacheMode])
+    gem_run.add_argument("--no-html", action="store_true", help="do not write report.html")
+    _add_common(gem_run, table=False)
+    gem_run.set_defaults(func=cmd_import_gem_run)
 
     gem_cmd = sub.add_parser("gem", help="GEM-Bench tools")
     gem_sub = gem_cmd.add_subparsers(dest="gem_command", required=True)
@@ -420,6 +477,18 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--concurrency", type=int, default=16)
     _add_common(score)
     score.set_defaults(func=cmd_gem_score)
+    paper = gem_sub.add_parser(
+        "paper", help="an imported logged run's cells beside the authors' aggregates and the paper's tables"
+    )
+    paper.add_argument("run", nargs="?", default=None, help="run id, folder or results.json (default: the latest)")
+    paper.add_argument(
+        "--aggregation",
+        choices=("item", "authors", "authors-with-product"),
+        default="authors",
+        help="how our cells are aggregated (default authors: the paper's)",
+    )
+    _add_common(paper)
+    paper.set_defaults(func=cmd_gem_paper)
 
     merge = sub.add_parser("merge", help="join the shards of one run (--shard K/N) into one run")
     merge.add_argument(

@@ -149,6 +149,7 @@ class Runner:
         # The gateway first, while the tasks it serves still exist: it finishes its replies, then stops.
         if services.gateway is not None:
             await services.gateway.close()
+            self.warnings += services.gateway.notices.summary()
         closing = getattr(services.solver, "aclose", None)
         if closing is not None:
             with contextlib.suppress(Exception):

@@ -7,8 +7,10 @@ each item's process tree gets:
   daemons and double forks included;
 - a read-only view of the system (`/usr`, the libraries, a few files of `/etc`), Python and the harness's
   virtual environment (for `python -m harness.gateway.mcp_stdio`), and nothing of the project: no tasks,
-  fixtures, reports, caches, prompts or repository; only the agent's own files, read-only, and a writable
-  working folder of its own (`/home/agent`, also its HOME) and a private `/tmp`;
+  fixtures, reports, caches, prompts or repository, whatever the layout (harness.sandbox_mounts: a folder
+  holding one of them is mounted entry by entry without it); only the agent's own files, read-only, and a
+  writable working folder of its own (`/home/agent`, also its HOME) and a private `/tmp` (capped in size
+  where no cgroup caps the item's memory);
 - an environment built from an allow-list (PATH, locale, time zone, and the names given with
   `--agent-env`), plus the gateway's variables: never the user's keys;
 - limits: a cgroup capping processes and memory where this machine lets the harness create one, a cap on
@@ -38,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import functools
 import os
 import shlex
 import shutil
@@ -47,10 +50,12 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from harness.cgroups import ItemGroup, Layout, layout
 from harness.errors import ConfigError
+from harness.sandbox_mounts import MountPlan, plan_mounts
 
 MODES = ("auto", "bwrap", "none")
 AGENT_HOME = "/home/agent"
@@ -154,6 +159,9 @@ class Sandbox:
     warnings: list[str] = field(default_factory=list)
     network: str = "shared"  # or "gateway": no network in the sandbox but the gateway, through a Unix socket
     sockets: Path | None = None  # this process's gateway socket folder: private, never one a task can name
+    hidden: tuple[Path, ...] = ()  # never shown, nor any folder holding one (harness.sandbox_mounts)
+    strict: tuple[Path, ...] = ()  # as hidden, and nothing the sandbox shows may lie inside one
+    tmp_size_mb: int | None = None  # the private /tmp's size: set where no cgroup caps the item's memory
 
     @property
     def description(self) -> str:
@@ -219,7 +227,7 @@ class Sandbox:
         if processes is not None:  # bash spells it -u, dash -p
             limit += f"ulimit -u {processes} 2>/dev/null || ulimit -p {processes} 2>/dev/null; "
         if self.mode == "bwrap" and self.network == "gateway":
-            relay = [sys.executable, "-I", "-S", "-c", INNER_RELAY, str(gateway_port), GATEWAY_SOCKET]
+            relay = [str(interpreter()), "-I", "-S", "-c", INNER_RELAY, str(gateway_port), GATEWAY_SOCKET]
             limit += f"{shlex.join(relay)} || exit 125; "
         limit += f"exec /bin/sh -c {shlex.quote(command)}"
         if self.mode == "bwrap":
@@ -258,15 +266,18 @@ class Sandbox:
         for path in SYSTEM_READ_ONLY:
             if os.path.islink(path):
                 args += ["--symlink", os.readlink(path), path]
-            elif os.path.isdir(path):
-                args += ["--ro-bind", path, path]
+        system, python = self.mount_plans()
+        for mount in system.mounts:
+            args += mount.args()
         for path in ETC_READ_ONLY:
             args += ["--ro-bind-try", path, path]
         # The private /tmp first: a mount made after it may sit inside it (a project cloned under /tmp
         # has its virtual environment there), one made before it would be hidden by it.
         args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-        for path in _python_paths():
-            args += ["--ro-bind", str(path), str(path)]
+        if self.tmp_size_mb is not None and _bwrap_sizes_tmpfs():  # without a cgroup: /tmp capped by its size
+            args[-2:-2] = ["--size", str(self.tmp_size_mb * 2**20)]
+        for mount in python.mounts:
+            args += mount.args()
         args += ["--bind", str(folder), AGENT_HOME]
         if self.network == "gateway":
             args += ["--bind", str(self.gateway_socket()), GATEWAY_SOCKET]
@@ -278,6 +289,39 @@ class Sandbox:
                 args += ["--ro-bind", str(item.source), target]
         args += ["--chdir", os.path.normpath(f"{AGENT_HOME}/{self.start}"), "--"]
         return args
+
+    def mount_plans(self) -> tuple[MountPlan, MountPlan]:
+        """(the system's mounts, the harness's Python's): what the sandbox shows, without anything hidden."""
+        return _mount_plans(self.hidden, self.strict)
+
+    def check(self) -> str | None:
+        """Why an agent cannot start in this sandbox, or None: the very command line items use (the relay to
+        the gateway included), run once on an empty command, before any call."""
+        if self.mode != "bwrap":
+            return None
+        with tempfile.TemporaryDirectory(prefix="harness-check-") as scratch:
+            folder = Path(scratch) / "item"
+            folder.mkdir()
+            (folder / self.start).mkdir(parents=True, exist_ok=True)
+            placeholder = None
+            if self.network == "gateway":  # the socket is bound in: a file must be there to bind
+                placeholder = self.gateway_socket()
+                placeholder.touch()
+            try:
+                done = subprocess.run(
+                    self.argv("exit 0", folder, None, gateway_port=65000), capture_output=True, text=True, timeout=60
+                )
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                return f"bwrap did not run ({exc})"
+            finally:
+                if placeholder is not None:
+                    placeholder.unlink(missing_ok=True)
+        if done.returncode == 125 and self.network == "gateway":
+            return (f"the relay to the gateway could not start inside the sandbox with {interpreter()} "
+                    f"({(done.stderr or '').strip()[-300:] or 'no message'})")  # fmt: skip
+        if done.returncode != 0:
+            return f"an empty agent exited with status {done.returncode} ({(done.stderr or '').strip()[-300:]})"
+        return None
 
     def _link_files(self, folder: Path) -> None:
         """Without bwrap: the agent's relative files appear in its working folder as links."""
@@ -298,6 +342,34 @@ class Sandbox:
             group.kill_all()
         if self.mode == "none":
             kill_carrying(token)
+
+
+@functools.cache
+def _bwrap_sizes_tmpfs() -> bool:
+    """Whether this bubblewrap has `--size` (0.8 and later): a private /tmp of a given size."""
+    try:
+        done = subprocess.run(["bwrap", "--help"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "--size" in done.stdout + done.stderr
+
+
+def interpreter() -> Path:
+    """This Python as the sandbox shows it: its folder resolved (the sandbox mounts resolved paths, so a
+    virtual environment reached through a symbolic link is not at the path the harness was started by),
+    its own name kept (a virtual environment's `python` is a link to the base interpreter, and only the
+    link makes it the environment's)."""
+    executable = Path(sys.executable)
+    return executable.parent.resolve() / executable.name
+
+
+def _mount_plans(hidden: tuple[Path, ...] = (), strict: tuple[Path, ...] = ()) -> tuple[MountPlan, MountPlan]:
+    python = _python_paths()
+    system = [Path(p).resolve() for p in SYSTEM_READ_ONLY if os.path.isdir(p) and not os.path.islink(p)]
+    return (
+        plan_mounts(system, list(hidden), python, list(strict)),
+        plan_mounts(python, list(hidden), python, list(strict)),
+    )
 
 
 def _python_paths() -> list[Path]:
@@ -416,6 +488,12 @@ class Guard:
             return _task_file_under(path, FOLDER_CHECK_ENTRIES if whole_folder else NAMED_CHECK_ENTRIES)
         return None
 
+    def hidden_paths(self) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
+        """(hidden, strict) for the sandbox's mounts: no mount holds the project, the invocation folder, the
+        home folder, --agent-work or what `protected` names; nothing it shows lies inside the latter."""
+        holders = tuple(path for label, path in self.holders if label != "the temporary folder")
+        return tuple(sorted({*holders, *self.protected})), tuple(self.protected)
+
 
 def _home() -> Path | None:
     home = os.environ.get("HOME") or os.path.expanduser("~")
@@ -448,9 +526,10 @@ def _task_file_under(folder: Path, budget: int) -> str | None:
     return None
 
 
-def _visible() -> list[Path]:
-    """What every sandbox shows anyway: the system and the harness's Python."""
-    return [Path(p).resolve() for p in SYSTEM_READ_ONLY if os.path.exists(p)] + _python_paths()
+def _visible(guard: Guard) -> Any:
+    """Whether every sandbox of this run shows a path anyway (the system and the harness's Python)."""
+    plans = _mount_plans(*guard.hidden_paths())
+    return lambda path: any(plan.shows(path) for plan in plans)
 
 
 def _climb(word: str) -> int:
@@ -480,12 +559,9 @@ def agent_files(command: str, named: list[str], invocation: Path, guard: Guard) 
     depth = min(max((_climb(w) for w in relative), default=0), len(invocation.parents))
     anchor = invocation.parents[depth - 1] if depth else invocation
     start = invocation.relative_to(anchor).as_posix() if depth else "."
-    visible = _visible()
+    shown = _visible(guard)
     found: dict[str, AgentFile] = {}
     notes: list[str] = []
-
-    def shown(path: Path) -> bool:
-        return any(path == v or v in path.parents for v in visible)
 
     for word, from_command in candidates:
         place = _place(word, anchor, start, guard.home)
@@ -644,8 +720,22 @@ def plan(
     keep = work is not None
     if keep:
         work.mkdir(parents=True, exist_ok=True)
-    return Sandbox(
-        chosen, project, found.files, tuple(env_names), limits, reason, layout(), work, keep,
+    hidden, strict = guard.hidden_paths()
+    groups = layout()
+    sandbox = Sandbox(
+        chosen, project, found.files, tuple(env_names), limits, reason, groups, work, keep,
         start=found.start, notes=found.notes, network=network,
-        warnings=cache_warnings(cache_url) if network == "shared" else [],
+        warnings=cache_warnings(cache_url) if network == "shared" else [], hidden=hidden, strict=strict,
+        tmp_size_mb=None if groups is not None else limits.max_memory_mb,
     )  # fmt: skip
+    if chosen == "bwrap":
+        for mount_plan in sandbox.mount_plans():
+            if mount_plan.problems:
+                raise ConfigError(
+                    f"--sandbox: the harness's Python {mount_plan.problems[0]}: an agent would need "
+                    "it; install the harness's environment outside the project's protected folders"
+                )
+        problem = sandbox.check() if probe else None
+        if problem is not None:
+            raise ConfigError(f"--sandbox {mode}: {problem}")
+    return sandbox

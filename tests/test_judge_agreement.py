@@ -72,6 +72,19 @@ def test_a_run_with_a_panel_gets_ordinal_agreement_on_numeric_levels() -> None:
     assert row["mean_kappa"] == pytest.approx(expected, abs=1e-4) and row["exact_agreement"] == pytest.approx(
         4 / 6, abs=1e-4
     )
+    # GEM's categories are named, but the benchmark orders them (POOR < FAIR < GOOD < EXCELLENT)
+    gem = [
+        {"kind": "gem", "judge_levels": {"accuracy": {"j1": a, "j2": b}}}
+        for a, b in [("EXCELLENT", "GOOD"), ("POOR", "POOR"), ("FAIR", "GOOD"), ("EXCELLENT", "EXCELLENT")]
+    ]
+    (ordered,) = judge_agreement(gem)
+    ranks = {"POOR": 0, "FAIR": 1, "GOOD": 2, "EXCELLENT": 3}
+    expected_gem = cohen_kappa([3, 0, 1, 3], [2, 0, 2, 3], [0, 1, 2, 3], "quadratic")
+    assert ordered["kappa_weights"] == "quadratic" and ordered["mean_kappa"] == pytest.approx(expected_gem, abs=1e-4)
+    assert ordered["krippendorff_alpha_ordinal"] == pytest.approx(
+        krippendorff_alpha([[ranks[a], ranks[b]] for a, b in [("EXCELLENT", "GOOD"), ("POOR", "POOR"),
+                            ("FAIR", "GOOD"), ("EXCELLENT", "EXCELLENT")]], "ordinal"), abs=1e-4
+    )  # fmt: skip
     named = judge_agreement([{"kind": "qa", "judge_levels": {"grade": {"j1": "correct", "j2": "incorrect"}}}] * 2)
     assert named[0]["krippendorff_alpha_ordinal"] is None and named[0]["kappa_weights"] == "none"
 

@@ -84,8 +84,11 @@ def test_a_repeat_set_with_known_pass_hat_k_and_flaky_tasks() -> None:
     assert summary["pass_at_k"] == 0.75 and summary["pass_hat_k"] == 0.25
     assert summary["flaky"] == ["s::b", "s::d"]
     rows = {r["task"]: r for r in summary["per_task"]}
-    assert rows["s::d"] == {"task": "s::d", "repeats": 3, "passed": 2, "mean": pytest.approx(66.6667),
-                            "pass_at_k": 1.0, "pass_hat_k": 0.0, "flaky": True}  # fmt: skip
+    # d: scores 0, 100, 100: mean 66.67, sd sqrt(((66.67)^2 + 2 * (33.33)^2) / 2) = 57.735
+    assert rows["s::d"] == {
+        "task": "s::d", "repeats": 3, "passed": 2, "mean": pytest.approx(66.6667), "sd": pytest.approx(57.735),
+        "pass_at_k": 1.0, "pass_hat_k": 0.0, "flaky": True,
+    }  # fmt: skip
     assert rows["s::e"]["pass_at_k"] is None and not rows["s::e"]["flaky"]
     assert repeat_summary(runs({"a": "P", "b": "F"})) == {}  # no repeats: nothing to add to the pass rate
 

@@ -6,12 +6,15 @@ budget is refused, and nothing the solver sees holds the task's ground truth or 
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import json
 import os
+import re
 import select
 import shutil
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -75,8 +78,12 @@ class Terminal:
 
     def __init__(self, argv: list[str], cwd: Path) -> None:
         self.master, slave = os.openpty()
-        self.process = subprocess.Popen(argv, cwd=cwd, env={**env(), "TERM": "xterm"}, stdin=slave, stdout=slave,
-                                        stderr=slave, close_fds=True)  # fmt: skip
+        # A session of its own with the terminal as its controlling terminal, as a login shell gives it:
+        # Ctrl-C typed there reaches the program as SIGINT.
+        self.process = subprocess.Popen(
+            argv, cwd=cwd, env={**env(), "TERM": "xterm"}, stdin=slave, stdout=slave, stderr=slave, close_fds=True,
+            start_new_session=True, preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+        )  # fmt: skip
         os.close(slave)
         self.buffer = ""
         self.cursor = 0
@@ -134,6 +141,8 @@ def test_a_person_solves_a_task_at_a_terminal_and_the_run_scores_it(harbour: Pat
         assert "Sep 2014 - Aug 2019" in page and "calls: 2 of 2 used, 0 left" in page
         term.send("search Deltameet")
         assert "refused: the call budget is used up (2 of 2)" in term.expect("solve> ")
+        os.write(term.master, b"half a line\x03")  # Ctrl-C: the line is dropped, the solve and its run go on
+        assert "type quit to give up" in term.expect("solve> ")
         term.send("budget")
         assert "calls: 2 of 2 used, 0 left" in term.expect("solve> ")
         term.send("answer")
@@ -212,7 +221,7 @@ def test_an_agent_drives_a_detached_solve_one_command_at_a_time(harbour: Path) -
         assert secret not in everything
 
 
-def test_giving_up_scores_zero_and_says_so(harbour: Path) -> None:
+def test_giving_up_or_going_idle_scores_zero_and_says_so(harbour: Path) -> None:
     session = harbour / "q"
     started = subprocess.run(solve_args(harbour, TASK, "--session", str(session), "--detach"), cwd=harbour,
                              env=env(), capture_output=True, text=True, timeout=300)  # fmt: skip
@@ -224,6 +233,55 @@ def test_giving_up_scores_zero_and_says_so(harbour: Path) -> None:
     assert "score 0.0" in waited.stdout and "outcome failed" in waited.stdout
     assert "gave up without answering" in waited.stdout
 
+    # A session left without a command for its idle limit ends unanswered, and frees its run.
+    idle = harbour / "idle"
+    started = subprocess.run([*solve_args(harbour, TASK, "--session", str(idle), "--detach"), "--idle-minutes",
+                              "0.05"], cwd=harbour, env=env(), capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert started.returncode == 0, started.stderr
+    base = [sys.executable, "-m", "harness.cli", "solve", "--session", str(idle)]
+    deadline = time.monotonic() + 60
+    while json.loads((idle / "state.json").read_text())["status"] != "idle":
+        assert time.monotonic() < deadline, "the idle limit did not end the solve"
+        time.sleep(0.2)
+    waited = subprocess.run([*base, "wait"], cwd=harbour, env=env(), capture_output=True, text=True, timeout=120)
+    assert "score 0.0" in waited.stdout and "sent no command for 0.05 minutes" in waited.stdout
+
+    # A run that stops before serving the task says why in one line, and is never taken for the run before it.
+    bad = subprocess.run([*solve_args(harbour, TASK, "--session", str(harbour / "bad"), "--detach"),
+                          "--judge-model", "no such model"], cwd=harbour, env=env(), capture_output=True, text=True,
+                         timeout=300)  # fmt: skip
+    assert bad.returncode == 1
+    assert "--judge-model must name one model or several separated by commas" in bad.stdout
+    assert not re.search(r"score \d", bad.stdout) and "outcome" not in bad.stdout
+
+
+def test_the_tasks_time_limit_ends_a_solve_as_it_ends_any_agents(harbour: Path) -> None:
+    session = harbour / ("a-session-folder-whose-path-is-too-long-for-a-unix-socket-" * 2)  # its own socket folder
+    started = subprocess.run(solve_args(harbour, f"{TASK}-timed", "--session", str(session), "--detach"),
+                             cwd=harbour, env=env(), capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert started.returncode == 0, started.stderr
+    assert "a time limit of 0.1 minutes" in started.stdout
+    socket = Path(json.loads((session / "state.json").read_text())["socket"])
+    assert socket.exists() and session not in socket.parents
+    deadline = time.monotonic() + 60
+    while json.loads((session / "state.json").read_text())["status"] != "stopped":
+        assert time.monotonic() < deadline, "the time limit did not end the solve"
+        time.sleep(0.2)
+    assert not socket.parent.exists()
+    base = [sys.executable, "-m", "harness.cli", "solve", "--session", str(session)]
+    late = subprocess.run([*base, "search", "Deltameet"], cwd=harbour, env=env(), capture_output=True, text=True)
+    assert late.returncode == 1 and "status: stopped" in late.stdout
+    waited = subprocess.run([*base, "wait"], cwd=harbour, env=env(), capture_output=True, text=True, timeout=120)
+    assert "score 0.0" in waited.stdout and "did not finish within 6 s" in waited.stdout
+    assert [json.loads(line)["event"] for line in (session / "log.jsonl").read_text().splitlines()] == [
+        "start",
+        "stopped",
+    ]
+    budget = subprocess.run([*base, "budget"], cwd=harbour, env=env(), capture_output=True, text=True)
+    assert "calls: 0 of 8 used, 8 left" in budget.stdout and "the task's time limit ran out" in budget.stdout
+    assert "hydrographic engineer" in subprocess.run([*base, "prompt"], cwd=harbour, env=env(), capture_output=True,
+                                                     text=True).stdout  # fmt: skip
+
 
 def test_a_task_is_named_by_its_id_or_its_node_id(harbour: Path) -> None:
     node = f"evals/recruitment/harbour.yaml::{TASK}"
@@ -233,6 +291,24 @@ def test_a_task_is_named_by_its_id_or_its_node_id(harbour: Path) -> None:
         resolve_node("i2p-nobody", harbour)
     with pytest.raises(ConfigError, match=r"no task file evals/x\.yaml"):
         resolve_node("evals/x.yaml::a", harbour)
+
+
+def test_bad_input_is_one_line_before_any_run(harbour: Path) -> None:
+    def solve(*words: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "harness.cli", "solve", *words]
+        return subprocess.run(command, cwd=harbour, env=env(), capture_output=True, text=True, timeout=60)
+
+    cases = [
+        (["i2p-nobody"], 4, "no task 'i2p-nobody' in the task files"),
+        (["--session", "nowhere", "search", "x"], 2, "nowhere is not a solve session (it has no session.json)"),
+        ([TASK, "--session", "s", '--pytest="x'], 2, "No closing quotation"),
+        ([TASK, "--budget", "none"], 2, "expected full, quarter or a number of calls"),
+    ]
+    for words, code, message in cases:
+        done = solve(*words)
+        assert (done.returncode, message in done.stderr) == (code, True), (words, done.stderr)
+        assert "Traceback" not in done.stderr
+    assert not (harbour / "s").exists() and not (harbour / "reports").exists()
 
 
 def test_the_budget_is_the_tasks_a_quarter_of_it_or_a_number() -> None:

@@ -363,6 +363,7 @@ def test_item_names_round_trip() -> None:
         ({"api_base": "localhost:8000"}, "--api-base must be an http"),
         ({"judge_api_base": "ftp://x"}, "--judge-api-base must be an http"),
         ({"api_key_env": "MY KEY"}, "--api-key-env names an environment variable"),
+        ({"min_judge_agreement": 1.5}, "--min-judge-agreement must be a kappa from -1 to 1"),
     ],
 )
 def test_bad_option_values_are_refused(tmp_path: Path, overrides: dict[str, object], message: str) -> None:

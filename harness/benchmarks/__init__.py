@@ -139,6 +139,10 @@ class Benchmark:
     # The item's reference as reports show it beside the answer (plain JSON); None uses the task's
     # ground_truth without its defaults (harness.reference).
     reference: Callable[[Any], dict[str, Any] | None] | None = None
+    # The order of named judge levels, lowest first, per judged dimension (`judge_levels` key): with it, the
+    # agreement of a judge panel on that dimension is also measured as ordinal (alpha ordinal, quadratic
+    # kappa; harness.report.agreement). Numeric levels need none.
+    level_orders: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 _BENCHMARKS: dict[str, Benchmark] = {}

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.errors import HarnessError
-from harness.gateway import openai_api, tools_api
+from harness.gateway import connections, openai_api, tools_api
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest, EmbeddingRequest, deeper_than, well_formed
 from harness.llm.stages import STAGE_PATTERN, stage
@@ -57,6 +57,13 @@ class ItemSession:
 
     def first_failure(self) -> HarnessError | None:
         return self.failures[0] if self.failures else None
+
+    def busy(self) -> str | None:
+        """Why this item may not start another call now (too many in flight), or None."""
+        if len(self.pending) < connections.MAX_CALLS_PER_ITEM:
+            return None
+        return (f"this item has {len(self.pending)} calls in flight, the most the gateway allows one item; "
+                "wait for one to end")  # fmt: skip
 
     async def forward(self, call: Any) -> Any:
         """Run one call the gateway forwards for this item (a coroutine of the client) to its end, whatever
@@ -145,6 +152,7 @@ class Gateway:
         self._server: Any = None
         self._serving: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self.notices = connections.Notices()  # connections refused or closed, calls refused: once per cause
 
     # -- sessions -------------------------------------------------------------------------------
 
@@ -176,7 +184,7 @@ class Gateway:
             await asyncio.gather(*list(session.pending), return_exceptions=True)
 
     def access(self, session: ItemSession) -> GatewayAccess:
-        import sys
+        from harness.sandbox import interpreter  # the path the sandbox shows this Python at
 
         root = f"http://127.0.0.1:{self.port}"
         return GatewayAccess(
@@ -184,7 +192,7 @@ class Gateway:
             api_key=session.token,
             mcp_url=f"{root}/mcp",
             tools_url=f"{root}/v1/harness/tools",
-            mcp_stdio=(sys.executable, "-m", "harness.gateway.mcp_stdio"),
+            mcp_stdio=(str(interpreter()), "-m", "harness.gateway.mcp_stdio"),
         )
 
     def _session(self, request: Any) -> ItemSession | None:
@@ -207,9 +215,13 @@ class Gateway:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
-            config = uvicorn.Config(
-                self._app(), log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2
+            gate = connections.ConnectionGate(
+                connections.connection_cap(connections.raise_descriptor_limit()), self.notices
             )
+            config = uvicorn.Config(
+                self._app(), log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2,
+                http=connections.gated_protocol(gate),
+            )  # fmt: skip
             self._server = uvicorn.Server(config)
             self._serving = asyncio.get_running_loop().create_task(self._server.serve(sockets=[sock]))
             while not self._server.started:
@@ -275,6 +287,15 @@ class Gateway:
         message = "unknown or expired item credential: each item has its own key, valid while the item runs"
         return JSONResponse(openai_api.error_body(message, "authentication_error", "invalid_api_key"), status_code=401)
 
+    def _busy(self, session: ItemSession) -> Any:
+        """HTTP 429 when the item has as many calls in flight as one item may (counted once per run)."""
+        reason = session.busy()
+        if reason is None:
+            return None
+        self.notices.note("item-calls", f"the model gateway refused calls of items that had "
+                          f"{connections.MAX_CALLS_PER_ITEM} in flight already")  # fmt: skip
+        return self._bad(reason, 429, "rate_limit_error")
+
     @staticmethod
     def _bad(message: str, status: int = 400, kind: str = "invalid_request_error") -> Any:
         from starlette.responses import JSONResponse
@@ -316,6 +337,8 @@ class Gateway:
         session = self._session(request)
         if session is None:
             return self._denied()
+        if (busy := self._busy(session)) is not None:
+            return busy
         try:
             messages, settings, stream, include_usage = openai_api.chat_call(await self._json(request))
             call = ChatRequest.build(
@@ -360,6 +383,8 @@ class Gateway:
         session = self._session(request)
         if session is None:
             return self._denied()
+        if (busy := self._busy(session)) is not None:
+            return busy
         try:
             texts, dimensions, encoding = openai_api.embedding_call(await self._json(request))
         except openai_api.BadRequest as exc:

@@ -23,7 +23,8 @@ def _name(key: tuple[str, str, str]) -> str:
 
 
 def task_repeats(items: list[dict[str, Any]], k: int) -> dict[str, Any]:
-    """One task's repeats: n scored, passed, mean score, pass@k and pass^k (None when n < k), flaky."""
+    """One task's repeats: n scored, passed, mean score and its standard deviation over the repeats, pass@k
+    and pass^k (None when n < k), flaky."""
     scored = [i for i in items if i.get("outcome") in ("passed", "failed") and i.get("score") is not None]
     n, c = len(scored), sum(i["outcome"] == "passed" for i in scored)
     return {
@@ -31,6 +32,8 @@ def task_repeats(items: list[dict[str, Any]], k: int) -> dict[str, Any]:
         "repeats": n,
         "passed": c,
         "mean": round(statistics.fmean(i["score"] for i in scored), 4) if scored else None,
+        # the spread of this task's repeats: what repeats average away (docs/ci.md, how many repeats)
+        "sd": round(statistics.stdev(i["score"] for i in scored), 4) if n >= 2 else None,
         "pass_at_k": round(pass_at_k(n, c, k), 4) if n >= k else None,
         "pass_hat_k": round(pass_hat_k(n, c, k), 4) if n >= k else None,
         "flaky": 0 < c < n,

@@ -43,8 +43,17 @@ def prompt_text(prompt: str, system: str | None) -> str:
 class Desk:
     """One item's solve: the tools, the budget and the clock, answering the front end's requests."""
 
-    def __init__(self, session: Session, prompt: str, tools: list[Tool], budget: int, limits: LoopLimits) -> None:
+    def __init__(
+        self,
+        session: Session,
+        prompt: str,
+        tools: list[Tool],
+        budget: int,
+        limits: LoopLimits,
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
         self.session = session
+        self.loop = loop  # the run's: tools run there, as they do for every agent
         self.prompt = prompt
         self.tools = {tool.name: tool for tool in tools}
         self.budget = budget
@@ -53,8 +62,10 @@ class Desk:
         self.refused = 0
         self.started = time.monotonic()
         self.started_at = utc_now()
+        self.last_request = self.started
         self.answer: str | None = None
         self.finished = threading.Event()
+        self.done = asyncio.Event()  # the same moment, for the agent awaiting it on the run's loop
         self.socket: Path | None = None
 
     def minutes(self) -> float:
@@ -83,7 +94,13 @@ class Desk:
             },
         )
 
+    def finish(self) -> None:
+        """No call after this one; the agent, awaiting on the run's loop, returns."""
+        self.finished.set()
+        self.loop.call_soon_threadsafe(self.done.set)
+
     def handle(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.last_request = time.monotonic()
         op = message["op"]
         if op in ("hello", "budget"):
             return {"ok": True, "status": "ended" if self.finished.is_set() else "open", **self.budget_fields()}
@@ -102,11 +119,11 @@ class Desk:
             self.answer = text
             self.session.answer_path.write_text(text, encoding="utf-8")
             self.session.log("answer", chars=len(text), **self.budget_fields())
-            self.finished.set()
+            self.finish()
             return {"ok": True, **self.budget_fields()}
         # quit
         self.session.log("quit", **self.budget_fields())
-        self.finished.set()
+        self.finish()
         return {"ok": True, **self.budget_fields()}
 
     def _call(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -125,7 +142,8 @@ class Desk:
                 **self.budget_fields(),
             }
         started = time.monotonic()
-        output = asyncio.run(run_tool(self.tools[name], json.dumps(arguments, ensure_ascii=False)))
+        call = run_tool(self.tools[name], json.dumps(arguments, ensure_ascii=False))
+        output = asyncio.run_coroutine_threadsafe(call, self.loop).result()
         self.used += 1
         fields = self.budget_fields()
         self.session.log(
@@ -141,7 +159,7 @@ class Desk:
         return {"ok": True, "output": output, **fields}
 
 
-def run(
+async def run(
     prompt: str,
     *,
     tools: list[Tool],
@@ -149,26 +167,58 @@ def run(
     task: dict[str, Any] | None = None,
     limits: LoopLimits | None = None,
 ) -> str:
-    """Serve the prompt and the tools until the solver answers; the answer is the item's answer."""
+    """Serve the prompt and the tools until the solver answers; the answer is the item's answer. A task's
+    time limit ends the solve as it ends any agent (the item scores 0); the session says so."""
     folder = os.environ.get(SESSION_ENV)
     if not folder:
         raise RuntimeError(f"harness.solve.agent runs under `harness solve` ({SESSION_ENV} is not set)")
     session = Session(Path(folder))
-    if session.state() is not None:
-        raise RuntimeError("a solve session serves one item; this run selected more than one (name one task)")
+    try:  # the first item claims the session, atomically: items may start together
+        os.close(os.open(session.folder / "claimed", os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        raise RuntimeError("a solve session serves one item; this run selected more than one (name one)") from None
     config = session.config() or {}
     limits = limits or LoopLimits()
-    desk = Desk(session, prompt_text(prompt, system), tools, call_budget(config.get("budget"), limits), limits)
+    budget = call_budget(config.get("budget"), limits)
+    desk = Desk(session, prompt_text(prompt, system), tools, budget, limits, asyncio.get_running_loop())
     session.prompt_path.write_text(desk.prompt, encoding="utf-8")
     desk.socket = session.socket_path()
     server = Server(desk.socket, desk.handle)
+    idle_s = float(config.get("idle_minutes") or 0) * 60
     try:
         session.log("start", task=(task or {}).get("id"), **desk.budget_fields())
         desk.write_state("open")
-        desk.finished.wait()
-        desk.write_state("answered" if desk.answer is not None else "quit")
+        if await _answered_or_idle(desk, idle_s):
+            desk.write_state("answered" if desk.answer is not None else "quit")
+        else:
+            desk.finished.set()
+            session.log("idle", idle_minutes=idle_s / 60, **desk.budget_fields())
+            desk.write_state("idle")
+            raise RuntimeError(f"the solver sent no command for {idle_s / 60:g} minutes (--idle-minutes)")
+    except asyncio.CancelledError:  # the task's time limit (or the run's end)
+        desk.finished.set()
+        session.log("stopped", reason="the time limit or the run's end", **desk.budget_fields())
+        desk.write_state("stopped")
+        raise
     finally:
         server.close()
     if desk.answer is None:
         raise RuntimeError("the solver gave up without answering")
     return desk.answer
+
+
+async def _answered_or_idle(desk: Desk, idle_s: float) -> bool:
+    """Wait for the answer (or quit): True; False once no request has come for `idle_s` (0: never), so that
+    a session left behind does not hold its run, and the world it loaded, for a day."""
+    while True:
+        if not idle_s:
+            await desk.done.wait()
+            return True
+        left = desk.last_request + idle_s - time.monotonic()
+        if left <= 0:
+            return False
+        try:
+            await asyncio.wait_for(desk.done.wait(), timeout=min(left, 60.0))
+            return True
+        except TimeoutError:
+            continue

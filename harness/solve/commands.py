@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
+import os
 import re
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from harness.solve.frontend import ONE_SHOT, Client, Repl, SolveError, header, o
 from harness.solve.runner import launch, pytest_command, resolve_node
 from harness.solve.session import Session, utc_now, write_json
 
+STEPS = ("search", "open", "call", "answer", "budget", "prompt", "tools", "wait", "quit")
 READY_TIMEOUT_S = 600.0  # collecting the task and loading its world
 
 
@@ -49,6 +51,8 @@ def add_command(sub: Any) -> None:
     solve.add_argument("--report-dir", default="reports", help="where the run writes its report (default: reports)")
     solve.add_argument("--pytest", default="", metavar="ARGS", help='more options for the run, as one string: '
                        '--pytest="--cache-dir /tmp/c"')  # fmt: skip
+    solve.add_argument("--idle-minutes", type=float, default=120.0, help="a solve with no command for this long "
+                       "ends, unanswered (default: 120; 0: never)")  # fmt: skip
     solve.add_argument("--timeout", type=float, default=None, help="seconds `wait` waits for the score (default: "
                        "until it comes)")  # fmt: skip
     solve.set_defaults(func=cmd_solve)
@@ -60,6 +64,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     except SolveError as exc:
         print(f"harness solve: {exc}", file=sys.stderr if exc.code != 1 else sys.stdout)
         return exc.code
+    except BrokenPipeError:  # the reader went away (`... search x | head`): not an error of the solve
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _solve(args: argparse.Namespace) -> int:
@@ -80,6 +87,9 @@ def _solve(args: argparse.Namespace) -> int:
             raise
         print(reply.text)
         return reply.code
+    if session is not None and args.words and args.words[0] in STEPS:
+        raise SolveError(f"{session.folder} is not a solve session (it has no session.json); start one with "
+                         "harness solve TASK --session DIR --detach", code=2)  # fmt: skip
     if len(args.words) != 1:
         raise SolveError("usage: harness solve TASK [--detach --session DIR]; or harness solve --session DIR "
                          f"COMMAND ...\n{ONE_SHOT}", code=2)  # fmt: skip
@@ -94,22 +104,27 @@ def _start(args: argparse.Namespace, session: Session | None) -> int:
         raise SolveError(str(exc), code=4) from exc
     task = node.split("::", 1)[1]
     report_dir = Path(args.report_dir).resolve()
+    options = {"report_dir": report_dir, "judge_model": args.judge_model, "model": args.model, "pytest": args.pytest}
+    try:
+        command = pytest_command(node, options)
+    except ValueError as exc:  # shlex: an unbalanced quote
+        raise SolveError(f"--pytest {args.pytest!r}: {exc}", code=2) from exc
     if session is None:
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
         session = Session(report_dir / "solve" / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', task)}-{stamp}")
     if session.folder.exists() and any(session.folder.iterdir()):
         raise SolveError(f"{session.folder} is not empty; a session starts in a new or empty folder", code=2)
     session.folder.mkdir(parents=True, exist_ok=True)
-    options = {"report_dir": report_dir, "judge_model": args.judge_model, "model": args.model, "pytest": args.pytest}
     write_json(
         session.config_path,
         {
             "task": task,
             "node": node,
             "budget": args.budget,
+            "idle_minutes": args.idle_minutes,
             "cwd": str(root),
             "report_dir": str(report_dir),
-            "command": pytest_command(node, options),
+            "command": command,
             "created_at": utc_now(),
         },
     )
@@ -139,7 +154,11 @@ def _repl(client: Client, task: str, state: dict[str, Any], supervisor: Any) -> 
                 client.send({"op": "quit"})
     print("scoring ...", flush=True)
     alive = (lambda: supervisor.poll() is None) if supervisor is not None else (lambda: supervisor_alive(session))
-    result = client.wait_result(None, alive)
+    try:
+        result = client.wait_result(None, alive)
+    except KeyboardInterrupt:
+        print(f"\nthe run goes on; the score: harness solve --session {session.folder} wait")
+        return 130
     print(result_text(result))
     print(f"session: {session.folder} (log.jsonl: every call)")
     return 0 if result.get("score") is not None else 1

@@ -35,6 +35,14 @@ ONE_SHOT = """commands (one per call: harness solve --session DIR COMMAND ...):
   budget | prompt | tools | wait (the score, once answered) | quit (give up: the item scores 0)"""
 
 
+ENDED = {
+    "answered": "the answer was given",
+    "quit": "the solve was given up",
+    "stopped": "the task's time limit ran out",
+    "idle": "no command came for the idle limit (--idle-minutes)",
+}
+
+
 class SolveError(Exception):
     """Something the solver is told in one line (a refused call, a session that is over, bad input)."""
 
@@ -135,12 +143,12 @@ class Client:
             state = self.session.state()
             if state and state.get("status") == "open" and state.get("socket"):
                 return state
-            if state and state.get("status") in ("answered", "quit"):
-                raise SolveError("the session has ended: " + ("the answer was given" if state["status"] == "answered"
-                                                              else "the solve was given up"))  # fmt: skip
+            if state and state.get("status") in ENDED:
+                raise SolveError(f"the session has ended: {ENDED[state['status']]}")
             result = self.session.result()
             if result is not None:
-                raise SolveError(f"the run ended before the task was served: {result.get('error') or result}")
+                said = result.get("error") or f"outcome {result.get('outcome')}"
+                raise SolveError(f"the run ended before the task was served: {said}; see {self.session.run_log_path}")
             if not alive():
                 raise SolveError(f"the run stopped before the task was served; see {self.session.folder}/run.log")
             if time.monotonic() > deadline:
@@ -151,7 +159,10 @@ class Client:
         state = self.session.state()
         if not state or state.get("status") != "open" or not state.get("socket"):
             status = (state or {}).get("status", "not started")
-            raise SolveError(f"the session is not open (status: {status})")
+            raise SolveError(f"the session is not open (status: {status}); wait shows the result")
+        result = self.session.result()
+        if result is not None:  # the run has ended (a time limit, say) while the state still says open
+            raise SolveError(f"the run is over (outcome {result.get('outcome') or 'none'}); wait shows the result")
         try:
             reply = protocol.request(Path(state["socket"]), message)
         except protocol.ProtocolError as exc:
@@ -245,6 +256,11 @@ def tool_command(client: Client, command: str, rest: str) -> Reply:
 
 
 def info_command(client: Client, command: str) -> Reply:
+    state = client.session.state() or {}
+    if command in ("budget", "prompt") and state.get("status") in ENDED:  # over: as the session left them
+        if command == "budget":
+            return Reply(f"{budget_line(state)} (the session has ended: {ENDED[state['status']]})")
+        return Reply(client.session.prompt_path.read_text(encoding="utf-8").rstrip())
     if command == "budget":
         return Reply(budget_line(client.send({"op": "budget"})))
     if command == "prompt":
@@ -276,9 +292,11 @@ def read_answer_file(name: str, stdin: TextIO) -> str:
 
 def header(state: dict[str, Any], prompt: str, task: str) -> str:
     tools = ", ".join(state.get("tools") or [])
+    limit = state.get("time_limit_minutes")
+    time_note = f"a time limit of {limit:g} minutes, counted" if limit else "the minutes count"
     rule = "-" * 72
     return (
-        f"task {task}: {state.get('call_budget')} calls ({tools}); the minutes count from now.\n"
+        f"task {task}: {state.get('call_budget')} calls ({tools}); {time_note} from now.\n"
         f"{rule}\n{prompt.rstrip()}\n{rule}"
     )
 
@@ -315,6 +333,10 @@ class Repl:
                 line = "quit"
             if self.step(line.strip()) == "quit":
                 break
+            status = (self.client.session.state() or {}).get("status")
+            if status in ENDED and not self.answered:  # ended under the prompt: a time limit, the idle limit
+                self.say(f"the session has ended: {ENDED[status]}")
+                break
 
     def step(self, line: str) -> str | None:
         command, _, rest = line.partition(" ")
@@ -335,7 +357,8 @@ class Repl:
                 self.say(submit(self.client, text).text)
                 self.answered = True
             elif command in ("quit", "exit"):
-                self.client.send({"op": "quit"})
+                with contextlib.suppress(SolveError):  # a session already over is left all the same
+                    self.client.send({"op": "quit"})
                 self.say("given up: no answer (the item scores 0)")
                 return "quit"
             else:
@@ -374,7 +397,9 @@ def one_shot(client: Client, words: list[str], stdin: TextIO, wait_timeout_s: fl
         return submit(client, read_answer_file(rest[0], stdin))
     if command == "quit":
         client.send({"op": "quit"})
-        return Reply("given up: no answer (the item scores 0); harness solve --session DIR wait shows the result")
+        return Reply(
+            f"given up: no answer (the item scores 0); the result: harness solve --session {client.session.folder} wait"
+        )
     if command == "wait":
         state = client.session.state() or {}
         if state.get("status") == "open":

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 MAX_LINE = 16 * 1024 * 1024  # bytes of one request or reply (an answer, a long page)
+PRIVATE_FOLDER = "harness-solve-"  # a temporary folder of the socket's own, for session paths too long for AF_UNIX
 OPS = ("hello", "prompt", "tools", "budget", "call", "answer", "quit")
 
 
@@ -111,3 +112,6 @@ class Server:
             self._socket.close()
         with contextlib.suppress(OSError):
             self.path.unlink()
+        if self.path.parent.name.startswith(PRIVATE_FOLDER):  # the socket's own temporary folder
+            with contextlib.suppress(OSError):
+                self.path.parent.rmdir()

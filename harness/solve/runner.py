@@ -23,6 +23,7 @@ AGENT = "harness.solve.agent:run"
 AGENT_TIMEOUT_S = 24 * 3600  # a person takes the time they take; a task's own time limit still wins
 TASK_SUFFIXES = (".yaml", ".yml")
 _DATA_LINE = re.compile(r"\(data: (.+results\.json)\)")
+_HEADER = ("harness: report ->", "harness: system under test", "harness report:")
 
 
 def resolve_node(task: str, root: Path) -> str:
@@ -78,23 +79,31 @@ def launch(session: Session, cwd: Path) -> subprocess.Popen[bytes]:
         log.close()
 
 
-def _results_path(session: Session, report_dir: Path) -> Path | None:
-    """The run's results.json: from the run's own closing line, else the report folder's latest run."""
+def _results_path(session: Session) -> Path | None:
+    """The run's results.json, from the run's own closing line (never the report folder's latest run: that
+    may be another run's, when this one stopped before writing any)."""
+    found = _DATA_LINE.findall(_run_log(session))
+    return Path(found[-1]) if found else None
+
+
+def _run_log(session: Session) -> str:
     try:
-        text = session.run_log_path.read_text(encoding="utf-8", errors="replace")
+        return session.run_log_path.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        text = ""
-    found = _DATA_LINE.findall(text)
-    if found:
-        return Path(found[-1])
-    latest = report_dir / "LATEST"
-    if latest.is_file():
-        path = report_dir / latest.read_text(encoding="utf-8").strip() / "results.json"
-        return path if path.is_file() else None
-    return None
+        return ""
 
 
-def summarize(session: Session, node: str, report_dir: Path, exit_code: int) -> dict[str, Any]:
+def run_errors(session: Session, limit: int = 5) -> list[str]:
+    """The run's own one-line refusals (a bad option, a task file that cannot be used): pytest's `ERROR:`
+    lines and the harness's `harness ...:` lines, not its header."""
+    lines = []
+    for line in _run_log(session).splitlines():
+        if line.startswith("ERROR:") or (line.startswith("harness") and not line.startswith(_HEADER)):
+            lines.append(line.strip())
+    return lines[:limit]
+
+
+def summarize(session: Session, node: str, exit_code: int) -> dict[str, Any]:
     """The result a solver may see: score, outcome, what the solve took, where the report is. Nothing of
     the judges' reasoning (it quotes the key)."""
     state = session.state() or {}
@@ -107,9 +116,11 @@ def summarize(session: Session, node: str, report_dir: Path, exit_code: int) -> 
         "call_budget": state.get("call_budget"),
         "minutes": state.get("minutes"),
     }
-    path = _results_path(session, report_dir)
+    path = _results_path(session)
     if path is None or not path.is_file():
-        summary["error"] = f"the run wrote no results (exit code {exit_code}); its output is in {session.run_log_path}"
+        said = "; ".join(run_errors(session))
+        summary["error"] = f"the run wrote no results (exit code {exit_code})" + (f": {said}" if said else "")
+        summary["run_log"] = str(session.run_log_path)
         return summary
     run = load_run(path.parent.parent, path.parent.name)
     item = next((r for r in run["results"] if r.get("nodeid") == node), None)
@@ -145,7 +156,7 @@ def supervise(folder: Path) -> int:
     with session.run_log_path.open("ab") as log:
         done = subprocess.run(config["command"], cwd=config["cwd"], stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     try:
-        summary = summarize(session, config["node"], Path(config["report_dir"]), done.returncode)
+        summary = summarize(session, config["node"], done.returncode)
     except Exception as exc:  # the result must be written whatever happened, or `wait` waits forever
         summary = {"node": config["node"], "exit_code": done.returncode, "error": f"{type(exc).__name__}: {exc}"}
     write_json(session.result_path, summary)

@@ -1,6 +1,7 @@
 """The session folder: what the front end, the agent inside the run and the supervisor share.
 
     session.json   what to run (task, node id, budget, the pytest command); written once by the front end
+    claimed        made by the first item the run hands to the agent (a session serves one item)
     state.json     the agent's side: status, socket, budget, calls used, when the prompt was shown
     prompt.txt     the rendered prompt, as the agent got it
     log.jsonl      every call (with its output), refusal, answer and quit, each with a UTC timestamp
@@ -20,6 +21,8 @@ import tempfile
 import threading
 from pathlib import Path
 from typing import Any
+
+from harness.solve.protocol import PRIVATE_FOLDER
 
 SESSION_ENV = "HARNESS_SOLVE_SESSION"
 MAX_SOCKET_PATH = 100  # AF_UNIX paths are limited to 107 bytes on Linux
@@ -111,4 +114,4 @@ class Session:
         path = self.folder.resolve() / "solve.sock"
         if len(str(path).encode()) <= MAX_SOCKET_PATH:
             return path
-        return Path(tempfile.mkdtemp(prefix="harness-solve-")) / "s.sock"
+        return Path(tempfile.mkdtemp(prefix=PRIVATE_FOLDER)) / "s.sock"

@@ -196,6 +196,7 @@ register_benchmark(
         estimate=estimate,
         run_record=run_record,
         derived_tables=table4,
+        level_orders={m.name: tuple(code for code, _ in reversed(m.categories)) for m in JUDGED_METRICS},
         extra_fields={
             "data": (
                 GemData | None,

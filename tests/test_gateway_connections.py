@@ -1,0 +1,101 @@
+"""An agent cannot exhaust the harness's file descriptors (harness.gateway.connections): a thousand idle
+connections to the gateway, with the harness held to 1,024 open files, and the other items still reach
+the gateway, the run stays complete, and the log says so once."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from helpers import Project, stub_args
+
+from harness.gateway.connections import ConnectionGate, Notices, connection_cap
+from harness.testing import StubProcess
+
+DESCRIPTORS = 1024
+
+# The item `capital-france` opens as many idle connections to the gateway as its own limit allows and holds
+# them; the other items wait a moment, then make one ordinary call.
+AGENT = """
+import json, os, socket, sys, time, urllib.parse, urllib.request
+task = json.load(sys.stdin)
+url = urllib.parse.urlsplit(os.environ["OPENAI_BASE_URL"])
+if task["id"] == "capital-france":
+    held = []
+    for _ in range(1100):
+        try:
+            held.append(socket.create_connection((url.hostname, url.port), timeout=5))
+        except OSError:
+            break
+    sys.stderr.write(f"holding {len(held)} connections\\n")
+    time.sleep(10)
+    print(json.dumps({"answer": "Paris"}))
+    sys.exit(0)
+time.sleep(2)
+body = json.dumps({"model": "m", "messages": [{"role": "user", "content": task["prompt"]}]}).encode()
+request = urllib.request.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", data=body,
+                                 headers={"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"],
+                                          "Content-Type": "application/json"})
+reply = json.load(urllib.request.urlopen(request, timeout=4))  # long before the idle ones are let go
+print(json.dumps({"answer": reply["choices"][0]["message"]["content"]}))
+"""
+
+LIMITED = (
+    "import os, resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, ({n}, {n})); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'pytest', *sys.argv[1:]])"
+)
+
+
+def test_a_thousand_idle_connections_do_not_exhaust_the_harness(project: Project, fresh_stub: StubProcess) -> None:
+    project.copy_sample()
+    agent = project.write("agent/hog.py", AGENT)
+    fresh_stub.control(answers={"capital of Japan": "Tokyo", "largest": "Jupiter"})
+    args = project.command(
+        "evals/sample/facts.yaml", *stub_args(fresh_stub), "-k", "capital or largest", "--sandbox", "none",
+        "--agent-cmd", f"{sys.executable} {agent}",
+    )[3:]  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    done = subprocess.run(
+        [sys.executable, "-c", LIMITED.format(n=DESCRIPTORS), *args],
+        cwd=project.root, capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    run_id = (project.report_dir / "LATEST").read_text().strip()
+    run = json.loads((project.report_dir / run_id / "results.json").read_text())
+    results = {r["task_id"]: r for r in run["results"]}
+    assert set(results) == {"capital-france", "capital-japan", "largest-planet"}, done.stdout[-2000:]
+    assert results["capital-france"]["error"] is None
+    for task in ("capital-japan", "largest-planet"):
+        assert results[task]["error"] is None, results[task]["error"]
+        assert len(results[task]["calls"]) == 1
+    assert run["totals"]["errors"] == 0
+    log = done.stdout + done.stderr
+    assert "Too many open files" not in log and "Traceback" not in log, log[-3000:]
+    assert sum("model gateway closed idle connections" in line for line in log.splitlines()) <= 2, log[-3000:]
+    assert any("model gateway closed idle connections" in w for w in run["run"]["warnings"]), run["run"]["warnings"]
+    assert len(log.splitlines()) < 200
+
+
+class _Transport:
+    def __init__(self) -> None:
+        self.aborted = False
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+def test_at_its_cap_the_gate_closes_the_oldest_idle_connection_or_refuses() -> None:
+    assert connection_cap(1024) == 256 and connection_cap(300) == 16 and connection_cap(10**6) == 4096
+    notices = Notices()
+    gate = ConnectionGate(2, notices)
+    first, second, third, fourth = (object() for _ in range(4))
+    transports = [_Transport() for _ in range(4)]
+    assert gate.admit(first, transports[0]) and gate.admit(second, transports[1])
+    gate.active(second)  # it sent its request
+    assert gate.admit(third, transports[2]) and transports[0].aborted  # the idle one made room
+    assert not gate.release(first)  # already forgotten when it was closed
+    gate.active(third)
+    assert not gate.admit(fourth, transports[3]) and not transports[1].aborted  # all busy: refused
+    assert sorted(notices.counts.items()) == [("evicted", 1), ("refused", 1)]
+    assert len(notices.summary()) == 2  # one line per cause

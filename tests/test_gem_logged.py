@@ -1,0 +1,310 @@
+"""`harness import gem-run` and `harness gem paper` on the GEM-Bench authors' logged runs (read from ../shared,
+never copied into the project; broken copies are made in a temporary folder), and the imported cells against
+the authors' own aggregate workbooks."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import GEM_RELEASE, GEM_RELEASE_MISSING, REPO
+
+RUNS = Path(os.environ.get("GEM_BENCH_RUNS") or REPO.parent / "shared" / "data" / "gem-bench-runs")
+RUNS_MISSING = f"the GEM-Bench authors' logged runs are not at {RUNS} (set GEM_BENCH_RUNS to their folder)"
+FULL = "20250921_222616_ALL-text-embedding-3-small-Linear_weight-gpt-4.1-mini-repeat-3"
+REJUDGED = (
+    "20250922_003507_ALL-text-embedding-3-small-Linear_weight-qwen-max-repeat-3",
+    "20250922_003547_ALL-text-embedding-3-small-Linear_weight-kimi-k2-repeat-3",
+    "20250922_003559_ALL-text-embedding-3-small-Linear_weight-claude-3-5-haiku-20241022-repeat-3",
+)
+MINILM = "20250922_180546_ALL-Sentence-Transformers-all-MiniLM-L6-v2-Linear_weight-gpt-4.1-mini-repeat-3"
+
+
+def _need_data() -> None:
+    if not (RUNS / FULL).is_dir():
+        pytest.skip(RUNS_MISSING)
+    if not GEM_RELEASE.is_dir():
+        pytest.skip(GEM_RELEASE_MISSING)
+
+
+@pytest.fixture(scope="module")
+def imported() -> Any:
+    from harness.benchmarks.gem.logged_import import read_runs
+
+    _need_data()
+    return read_runs([RUNS / FULL, *(RUNS / r for r in REJUDGED), RUNS / MINILM])
+
+
+@pytest.fixture(scope="module")
+def candidates() -> Any:
+    from harness.benchmarks.gem.logged_import import ca_prod_candidates
+
+    _need_data()
+    return ca_prod_candidates(GEM_RELEASE)
+
+
+def _run(imported: Any, results: list[dict[str, Any]], reproduce: str) -> dict[str, Any]:
+    """The run document as results.json holds it (only what `harness gem paper` reads)."""
+    from harness.benchmarks.gem.logged_import import run_record
+
+    record = run_record(imported, results, reproduce=reproduce, ad_flow="exp", aggregation="item", embedder=None)
+    return {"run": {"run_id": "test", "benchmarks": {"gem": record}}, "results": results}
+
+
+def test_the_verdicts_are_read_row_by_row_against_the_responses_they_judge(imported: Any) -> None:
+    primary = imported.primary
+    assert len(primary.responses) == 2760 and primary.judge == "gpt-4.1-mini"
+    assert [r.judge for r in imported.judges] == ["qwen-max", "kimi-k2", "claude-3-5-haiku-20241022"]
+    assert [(s, len(r.responses)) for s, r in imported.systems] == [("minilm", 690)]
+    # the verdicts whose text names no category (the authors' code recorded a default for them)
+    unreadable = [
+        sum(not v.readable for vs in run.verdicts.values() for v in vs) for run in (primary, *imported.judges)
+    ]
+    assert unreadable == [6, 0, 41, 0]
+    assert sum(len(vs) for vs in primary.verdicts.values()) == 16560
+
+
+@pytest.mark.parametrize("aggregation", ["item", "authors", "authors-with-product"])
+def test_the_imported_cells_equal_the_authors_own_aggregates(imported: Any, candidates: Any, aggregation: str) -> None:
+    """With the authors' behaviour for unreadable verdicts, every cell whose inputs the logs hold (IR, CTR, the
+    judged metrics and their Overall, each judge's Overall, GI-R by retrieval embedder, the tokens) equals the
+    authors' workbook for the same aggregation, to the 4 decimals results.json keeps."""
+    from harness.benchmarks.gem.logged_import import build_items
+    from harness.benchmarks.gem.paper import EMBEDDED, comparison
+
+    results = build_items(imported, candidates, None, reproduce="authors", ad_flow="exp")
+    rows = comparison(_run(imported, results, "authors"), aggregation)
+    held = [r for r in rows if r["column"] not in (*EMBEDDED, "quantitative_overall")]
+    assert {r["table"] for r in held} == {"3", "4", "5", "6"}
+    assert len(held) == 100 + 48 + 42 + 36
+    for row in held:
+        assert row["ours"] is not None and row["authors"] is not None, row
+        assert abs(row["ours"] - row["authors"]) < 1e-4, row
+        assert row["cause_vs_authors"] == ""
+    # the paper's published numbers are another run's: they differ, and each difference has a cause
+    assert any(abs(r["ours_minus_paper"]) > 1 for r in held)
+    assert all(r["cause_vs_paper"] for r in held if abs(r["ours_minus_paper"]) > 0.005)
+
+
+def test_the_two_aggregations_differ_where_the_groups_do(imported: Any, candidates: Any) -> None:
+    """LM-Market's duplicated prompts merge and CA-Prod queries split by cluster under the authors' grouping:
+    the per-item mean and the authors' mean are both exact, and not the same numbers."""
+    from harness.benchmarks.gem.logged_import import build_items
+    from harness.benchmarks.gem.logged_tables import tables
+
+    results = build_items(imported, candidates, None, reproduce="authors", ad_flow="exp")
+    by = {}
+    for aggregation in ("item", "authors"):
+        (table3,) = [
+            t for t in tables(results, aggregation=aggregation, embedder=None, judge="j") if t["name"] == "gem_table3"
+        ]
+        by[aggregation] = {tuple(r["key"].values()): r for r in table3["rows"]}
+    assert by["item"][("lm_market", "gi-r")]["items"] == 300 and by["authors"][("lm_market", "gi-r")]["items"] == 93
+    # a CA-Prod query whose chosen product's cluster changes between repeats is two groups
+    assert by["authors"][("ca_prod", "gi-r")]["items"] > 120
+    gaps = [
+        abs(by["item"][k]["cells"][c]["mean"] - by["authors"][k]["cells"][c]["mean"])
+        for k in by["item"]
+        for c in ("accuracy", "trust", "ctr")
+        if by["item"][k]["cells"][c]["mean"] is not None
+    ]
+    assert max(gaps) > 0.3
+
+
+def test_unreadable_verdicts_are_judge_failures_unless_the_authors_behaviour_is_asked(
+    imported: Any, candidates: Any
+) -> None:
+    from harness.benchmarks.gem.logged_import import build_items
+
+    fixed = build_items(imported, candidates, None, reproduce="fixed", ad_flow="exp")
+    authors = build_items(imported, candidates, None, reproduce="authors", ad_flow="exp")
+    main = [r for r in fixed if not r["variant"].endswith("-minilm")]
+    unmeasured = [(r["nodeid"], m) for r in main for m in r["incomplete"] if m != "qualitative_overall"]
+    assert len(unmeasured) == 6
+    nodeid, metric = unmeasured[0]
+    item = next(r for r in main if r["nodeid"] == nodeid)
+    assert item["metrics"][metric] is None and item["score"] is not None  # the rest of the item stands
+    failed = [e for r in main for e in r["judges"] if not e["ok"]]
+    assert {e["judge"] for e in failed} == {"gpt-4.1-mini", "kimi-k2"} and len(failed) == 47
+    assert not any(r["incomplete"] for r in authors)
+    same = next(r for r in authors if r["nodeid"] == nodeid)
+    assert same["metrics"][metric] is not None
+    assert any(e.get("value", {}).get("authors_default") for e in same["judges"])
+    # Ad-Chat's failure text: the system's failure (0) by default, an answer under the authors' behaviour
+    failures = [r for r in fixed if (r["error"] or {}).get("fault") == "system"]
+    assert failures and all(r["score"] == 0.0 and r["answer"].startswith("QUERY_FAILED") for r in failures)
+    assert all(r["error"] is None for r in authors)
+
+
+def test_items_are_labelled_by_data_set_solution_and_repeat(imported: Any, candidates: Any) -> None:
+    from harness.benchmarks.gem.logged_import import build_items
+
+    results = build_items(imported, candidates, None, reproduce="fixed", ad_flow="exp")
+    assert len(results) == 3450 and len({r["nodeid"] for r in results}) == 3450
+    item = next(r for r in results if r["nodeid"] == "gem-logged/ca_prod.yaml::ca_prod-007[gir-p-2]")
+    response = next(
+        r
+        for r in imported.primary.responses
+        if (r.dataset, r.solution, r.repeat, r.index) == ("ca_prod", "gir-p", 2, 7)
+    )
+    assert (item["variant"], item["repeat"], item["labels"]["dataset"]) == ("gir-p", 2, "ca_prod")
+    assert item["answer"] == response.content and item["details"]["product"] == response.product
+    assert item["prompt"] == response.prompt
+    assert item["metrics"]["ittft"] == response.in_token
+    assert set(item["judge_levels"]["accuracy"]) == {"gpt-4.1-mini", "qwen-max", "kimi-k2", "claude-3-5-haiku-20241022"}
+    assert {r["variant"] for r in results} == {"adchat", "gi-r", "gir-r", "gir-p", "gi-r-minilm"}
+
+
+# --- the command, on copies of the small MiniLM-retrieval run (690 responses), whole or broken -----------
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "harness.cli", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=600
+    )
+
+
+def _import(folder: Path, tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return _cli(
+        "import", "gem-run", str(folder), "--release", str(GEM_RELEASE), "--report-dir", str(tmp_path / "reports"),
+        "--cache-dir", str(tmp_path / "cache"), *extra, cwd=tmp_path,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def minilm_copy(tmp_path: Path) -> Path:
+    _need_data()
+    target = tmp_path / "runs" / MINILM
+    shutil.copytree(RUNS / MINILM, target)
+    return target
+
+
+def _only_mt_human(folder: Path) -> None:
+    """Cut a copy of the MiniLM run down to MT-Human (the workbooks' first 30 rows: data set comes first)."""
+    import openpyxl
+
+    for name in ("LM-Market", "CA_Prod"):
+        shutil.rmtree(folder / "GI-R" / name)
+    (folder / "results.json").unlink()
+    for path in folder.glob("*_evaluation.xlsx"):
+        book = openpyxl.load_workbook(path)
+        sheet = book.worksheets[0]
+        sheet.delete_rows(32, sheet.max_row)
+        book.save(path)
+
+
+def test_the_command_writes_a_run_with_the_tables_and_embeds_with_the_local_model(
+    minilm_copy: Path, tmp_path: Path
+) -> None:
+    import numpy as np
+
+    from harness.benchmarks.gem.splitter import split_sentences
+    from harness.local.embeddings import embed_local
+
+    _only_mt_human(minilm_copy)
+    done = _import(minilm_copy, tmp_path)
+    assert done.returncode == 0, done.stderr
+    reports = tmp_path / "reports"
+    run_id = (reports / "LATEST").read_text().strip()
+    folder = reports / run_id
+    for name in ("results.json", "summary.md", "report.html", "paper.md"):
+        assert (folder / name).is_file(), name
+    assert (reports / "history" / f"{run_id}.csv").is_file()
+    run = json.loads((folder / "results.json").read_text())
+    assert len(run["results"]) == 30
+    assert [t["name"] for t in run["tables"]] == ["gem_table3", "gem_table6"]
+    table3 = run["tables"][0]
+    assert "local/all-minilm-l6-v2" in table3["note"] and "'RF'" in table3["note"]
+    summary = (folder / "summary.md").read_text()
+    assert "heads its first four columns RF, RC, AF, AC" in summary
+    assert "the authors' token accounting" in summary
+    # response flow from the local model's vectors, computed here independently
+    item = run["results"][0]
+    sentences = [s.strip() for s in split_sentences(item["answer"])]
+    vectors = np.asarray(embed_local("all-minilm-l6-v2", sentences)[0], dtype=np.float64)
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    flow = 100 * float(np.mean(np.sum(unit[:-1] * unit[1:], axis=1)))
+    assert abs(item["metrics"]["response_flow"] - flow) < 1e-6
+    # the same import again gives bit-identical numbers (deterministic embeddings, here from the cache)
+    again = _import(minilm_copy, tmp_path)
+    assert again.returncode == 0, again.stderr
+    second = json.loads((reports / (reports / "LATEST").read_text().strip() / "results.json").read_text())
+    assert [r["metrics"] for r in second["results"]] == [r["metrics"] for r in run["results"]]
+
+
+def _edit_cell(path: Path, row: int, column: int, value: Any) -> None:
+    import openpyxl
+
+    book = openpyxl.load_workbook(path)
+    book.worksheets[0].cell(row=row, column=column, value=value)
+    book.save(path)
+
+
+BROKEN = {
+    "a missing repeat": (
+        lambda f: shutil.rmtree(f / "GI-R" / "LM-Market" / "1"),
+        "gi-r has no responses for lm_market repeat 1",
+    ),
+    "malformed JSON": (
+        lambda f: (f / "GI-R" / "CA_Prod" / "2" / "result.json").write_text('{"GI-R|CA_Prod|2": [', encoding="utf-8"),
+        "CA_Prod/2/result.json:1: not JSON",
+    ),
+    "a response edited after judging": (
+        lambda f: _edit_cell(f / "trust_evaluation.xlsx", 45, 3, "An answer nobody judged."),
+        "trust_evaluation.xlsx:45: the response does not match",
+    ),
+    "a workbook missing rows": (
+        lambda f: _delete_rows(f / "click_products_evaluation.xlsx", 600, 20),
+        "click_products_evaluation.xlsx: 670 verdict rows for 690 responses",
+    ),
+    "an unknown category": (
+        lambda f: _edit_cell(f / "accuracy_evaluation.xlsx", 7, 5, "SPLENDID"),
+        "accuracy_evaluation.xlsx:7: Category Code 'SPLENDID'",
+    ),
+    "a missing workbook": (
+        lambda f: (f / "naturalness_evaluation.xlsx").unlink(),
+        "missing naturalness_evaluation.xlsx",
+    ),
+}
+
+
+def _delete_rows(path: Path, first: int, count: int) -> None:
+    import openpyxl
+
+    book = openpyxl.load_workbook(path)
+    book.worksheets[0].delete_rows(first, count)
+    book.save(path)
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_a_malformed_partial_or_mismatched_folder_is_one_located_line_and_nothing_is_written(
+    case: str, minilm_copy: Path, tmp_path: Path
+) -> None:
+    breaker, expected = BROKEN[case]
+    (minilm_copy / "results.json").unlink()  # the per-block files are what is broken here
+    breaker(minilm_copy)
+    done = _import(minilm_copy, tmp_path, "--embedding-model", "none")
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and expected in lines[0], done.stderr
+    assert not list((tmp_path / "reports").rglob("results.json")) if (tmp_path / "reports").exists() else True
+
+
+def test_a_rejudged_folder_must_follow_the_run_whose_responses_it_judges(tmp_path: Path) -> None:
+    _need_data()
+    done = _import(RUNS / REJUDGED[0], tmp_path, "--embedding-model", "none")
+    assert done.returncode == 2 and "holds no responses" in done.stderr
+    # a re-judging of other responses (the MiniLM run's) is refused, located
+    done = _cli(
+        "import", "gem-run", str(RUNS / MINILM), str(RUNS / REJUDGED[0]), "--release", str(GEM_RELEASE),
+        "--embedding-model", "none", "--report-dir", str(tmp_path / "r"), cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 2 and "accuracy_evaluation.xlsx" in done.stderr
+    assert not (tmp_path / "r").exists() or not list((tmp_path / "r").rglob("results.json"))
