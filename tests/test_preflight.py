@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import time
 
 import pytest
 from helpers import Project, stub_args
@@ -41,16 +40,13 @@ def _with(args: list[str], option: str, value: str) -> list[str]:
 def _refused(project: Project, stub: StubProcess, *args: str) -> str:
     """Run, expect exit 4 with one line of error, and no request at the stub; return that line."""
     project.write("evals/pre/tasks.yaml", TASKS)
-    started = time.monotonic()
     out = project.pytest(*args, env=NO_KEYS)
-    took = time.monotonic() - started
     assert out.returncode == 4, (out.returncode, out.stdout[-2000:], out.stderr[-2000:])
     stats = stub.stats()
     assert stats["requests"] == 0, stats  # nothing paid for
     errors = [line for line in out.stderr.splitlines() if line.startswith("ERROR:")]
     assert len(errors) == 1 and "Traceback" not in out.stderr, out.stderr
     assert not (project.report_dir / "LATEST").exists()  # no run was written
-    assert took < 30
     return errors[0]
 
 
