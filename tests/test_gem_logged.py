@@ -272,6 +272,10 @@ BROKEN = {
         lambda f: _edit_cell(f / "accuracy_evaluation.xlsx", 7, 5, "SPLENDID"),
         "accuracy_evaluation.xlsx:7: Category Code 'SPLENDID'",
     ),
+    "a workbook that is not one": (
+        lambda f: (f / "personality_evaluation.xlsx").write_bytes(b"Question,Method\n"),
+        "personality_evaluation.xlsx: not a readable .xlsx workbook",
+    ),
     "a missing workbook": (
         lambda f: (f / "naturalness_evaluation.xlsx").unlink(),
         "missing naturalness_evaluation.xlsx",
@@ -321,3 +325,68 @@ def test_a_gem_run_names_its_embedder_where_the_table_is_read() -> None:
     assert any("embedded with local/all-minilm-l6-v2: the paper's need" in line for line in local)
     theirs = run_record([], {"embedding_model": "openai/text-embedding-3-small", "embedding_dimensions": 512})
     assert any("at 512 dimensions, as the paper's" in line for line in theirs["header"])
+
+
+def test_the_named_embedder_is_asked_with_its_dimensions_and_makes_the_four_columns(
+    minilm_copy: Path, tmp_path: Path, fresh_stub: Any
+) -> None:
+    """The authors' embedder by name (a stub in its place here): every sentence goes to it, the four columns are
+    computed from its vectors, and no table calls them the local model's."""
+    import urllib.request
+
+    import numpy as np
+
+    from harness.benchmarks.gem.splitter import split_sentences
+
+    _only_mt_human(minilm_copy)
+    done = _import(
+        minilm_copy, tmp_path, "--embedding-model", "openai/text-embedding-3-small", "--embedding-dimensions", "512",
+        "--embedding-api-base", fresh_stub.api_base,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert fresh_stub.stats()["requests"] >= 1
+    reports = tmp_path / "reports"
+    run = json.loads((reports / (reports / "LATEST").read_text().strip() / "results.json").read_text())
+    note = run["tables"][0]["note"]
+    assert "openai/text-embedding-3-small at 512 dimensions" in note and "2 to 9 points" not in note
+    item = next(r for r in run["results"] if len(split_sentences(r["answer"])) > 2)
+    sentences = [s.strip() for s in split_sentences(item["answer"])]
+    request = urllib.request.Request(
+        f"{fresh_stub.api_base}/embeddings",
+        data=json.dumps({"model": "x", "input": sentences, "dimensions": 512}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as response:
+        vectors = np.asarray([d["embedding"] for d in json.loads(response.read())["data"]], dtype=np.float64)
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    centre = vectors.mean(axis=0)
+    coherence = 100 * float(np.mean(unit @ (centre / np.linalg.norm(centre))))
+    assert abs(item["metrics"]["response_coherence"] - coherence) < 1e-6
+
+
+@pytest.mark.parametrize("workbook", ["evaluation_result.xlsx", "evaluation_result_with_product.xlsx"])
+def test_each_repeat_equals_the_authors_per_repeat_workbook(imported: Any, candidates: Any, workbook: str) -> None:
+    """The per-repeat rows (data set x solution x repeat) of the authors' own workbook, from the imported
+    items: the mean over a repeat's items, after the with-product filter for the with-product workbook."""
+    from harness.benchmarks import Section, Table
+    from harness.benchmarks.gem.logged_import import build_items
+    from harness.benchmarks.gem.logged_tables import COST, QUALITATIVE, QUANTITATIVE, _query_of, dropped_queries
+    from harness.report.tables import compute_table
+
+    results = build_items(imported, candidates, None, reproduce="authors", ad_flow="exp")
+    results = [r for r in results if not r["variant"].endswith("-minilm")]
+    if "with_product" in workbook:
+        dropped = dropped_queries(results)
+        assert dropped  # Ad-Chat found no topic for some queries
+        results = [r for r in results if _query_of(r) not in dropped]
+    columns = tuple(c for c in QUANTITATIVE + QUALITATIVE + COST if c.metric not in ("response_flow",
+                    "response_coherence", "ad_flow", "ad_coherence", "cost_overall"))  # fmt: skip
+    table = Table("repeats", "per repeat", ("gem",), ("dataset", "variant", "repeat"), (Section("all", columns),))
+    ours = {tuple(map(str, r["key"].values())): r["cells"] for r in compute_table(table, results)["rows"]}
+    theirs = imported.primary.aggregates[workbook]
+    assert len(theirs) == len(ours) == 36
+    for record in theirs:
+        cells = ours[(record["dataset"], record["solution"], record["run"])]
+        for column in columns:
+            if column.metric in record:
+                assert abs(cells[column.key]["mean"] - record[column.metric]) < 1e-4, (record, column.metric)

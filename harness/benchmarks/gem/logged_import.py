@@ -39,6 +39,7 @@ from harness.benchmarks.gem.logged import (
     match_verdicts,
     read_run,
 )
+from harness.benchmarks.gem.logged_tables import is_authors_embedder
 from harness.benchmarks.gem.metrics import AD_FLOW_VARIANTS, ctr, injection_rate, quantitative_metrics
 from harness.benchmarks.gem.splitter import split_sentences
 
@@ -438,7 +439,7 @@ def run_record(
         f"GEM-Bench RF, RC, AF, AC: {embedded}"
         + (
             ""
-            if embedder is None or "text-embedding-3-small" in embedder
+            if embedder is None or is_authors_embedder(embedder)
             else "; the authors' evaluator used openai/text-embedding-3-small at 512 dimensions, so these four are "
             "2 to 9 points from theirs (every table says so)"
         )
