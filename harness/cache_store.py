@@ -45,6 +45,40 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
+DATABASE = "cache.db"  # diskcache's file in each namespace's folder
+QUICK_CHECK_BYTES = 256 * 2**20  # past this size a database is only opened and read, not checked page by page
+
+
+def damaged(path: Path, why: str) -> str:
+    """One line: which cache database is damaged, and what to do about it."""
+    why = " ".join(why.replace("*", " ").split())[:200]  # SQLite's report spans lines
+    return (
+        f"the cache database {path} is damaged ({why}): move it aside (mv {path} {path}.damaged; the answers "
+        "in it are asked again) or run with --cache-mode off"
+    )
+
+
+def database_problem(directory: Path) -> str | None:
+    """Whether a namespace's database under `directory` cannot be read (a disk fault, a copy cut short, a
+    file overwritten): one line naming it and the remedy, before any call is paid; None when all are sound."""
+    import sqlite3
+
+    for namespace in NAMESPACES:
+        path = Path(directory) / namespace / DATABASE
+        if not path.is_file():
+            continue
+        try:
+            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=60)) as db:
+                if path.stat().st_size <= QUICK_CHECK_BYTES:
+                    verdict = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+                    if verdict != "ok":
+                        return damaged(path, str(verdict))
+                db.execute("SELECT count(*) FROM Cache").fetchone()
+        except sqlite3.DatabaseError as exc:
+            return damaged(path, str(exc))
+    return None
+
+
 def _entry(value: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
@@ -81,26 +115,44 @@ class DiskStore:
             self._stores[namespace] = store
         return store
 
+    @contextlib.contextmanager
+    def _named(self, namespace: str) -> Any:
+        """A database fault (damaged during the run) is the item's `cache` error naming the file and the
+        remedy, never an internal error with SQLite's words alone."""
+        import sqlite3
+
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            from harness.errors import CacheUnavailableError
+
+            raise CacheUnavailableError(damaged(self.directory / namespace / DATABASE, str(exc))) from None
+
     def get(self, namespace: str, key: str) -> dict[str, Any] | None:
-        return _entry(self._store(namespace).get(key))
+        with self._named(namespace):
+            return _entry(self._store(namespace).get(key))
 
     def get_many(self, namespace: str, keys: list[str]) -> list[dict[str, Any] | None]:
         """Several reads in one transaction (one lock, one pass), in the order of `keys`."""
-        store = self._store(namespace)
-        with store.transact():
-            values = [store.get(key) for key in keys]
+        with self._named(namespace):
+            store = self._store(namespace)
+            with store.transact():
+                values = [store.get(key) for key in keys]
         return [_entry(v) for v in values]
 
     def set(self, namespace: str, key: str, entry: dict[str, Any]) -> None:
-        if not self._store(namespace).set(key, entry):
+        with self._named(namespace):
+            stored = self._store(namespace).set(key, entry)
+        if not stored:
             raise OSError(f"the cache refused to store an entry in {self.directory / namespace}")
 
     def set_many(self, namespace: str, entries: dict[str, dict[str, Any]]) -> None:
-        store = self._store(namespace)
-        with store.transact():
-            for key, entry in entries.items():
-                if not store.set(key, entry):
-                    raise OSError(f"the cache refused to store an entry in {self.directory / namespace}")
+        with self._named(namespace):
+            store = self._store(namespace)
+            with store.transact():
+                for key, entry in entries.items():
+                    if not store.set(key, entry):
+                        raise OSError(f"the cache refused to store an entry in {self.directory / namespace}")
 
     @contextlib.asynccontextmanager
     async def claim(self, key: str, poll_s: float = 0.02) -> AsyncIterator[None]:

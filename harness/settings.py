@@ -479,6 +479,30 @@ def system_label(options: dict[str, Any]) -> str:
     return str(options.get("model"))
 
 
+def _agent_env_problems(opt: Any, judges: list[str]) -> list[str]:
+    """--agent-env never hands a command agent one of the run's own provider keys: a variable the run reads
+    a key from (--*-api-key-env, or the provider's own, OPENAI_API_KEY for openai/...), nor a copy of one
+    under another name. The agent reaches --model through the gateway, with its item's key."""
+    import os
+
+    names = {opt.api_key_env, opt.judge_api_key_env, opt.embedding_api_key_env}
+    for model in [opt.model, *judges, opt.embedding_model]:
+        if model and "/" in model and not model.startswith("local/"):
+            names.add(f"{model.split('/', 1)[0].upper().replace('-', '_')}_API_KEY")
+    names.discard(None)
+    keys = {os.environ[n] for n in names if n and os.environ.get(n)}
+    problems = []
+    for name in opt.agent_env:
+        value = os.environ.get(name)
+        if name in names or (value and value in keys):
+            how = "names" if name in names else "holds a copy of"
+            problems.append(
+                f"--agent-env {name} {how} one of the run's own provider keys: an agent never gets one (it reaches "
+                "--model through the gateway, with a key of its item); give it a credential of its own"
+            )
+    return problems
+
+
 def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, Any] | None = None) -> Settings:
     """Validate option values together and fill in the defaults (the embedded models when no key is set)."""
     problems = []
@@ -606,6 +630,7 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
             problems.append(
                 f"--{name.replace('_', '-')} names an environment variable (like MY_KEY), got {_shown(value)}"
             )
+    problems += _agent_env_problems(opt, judges)
     if problems:
         raise ConfigError("; ".join(problems))
     model = opt.model or LOCAL_CHAT_MODEL
@@ -813,8 +838,8 @@ def settings_for_command(rootdir: Path, **overrides: Any) -> Settings:
 
 
 def check_paths(settings: Settings) -> None:
-    """Before any call is paid for: the report directory must be writable, the cache directory usable and
-    the price file valid. Each problem is one line naming the path and what is wrong."""
+    """Before any call is paid for: the report directory must be writable, the cache directory usable (its
+    databases readable) and the price file valid. Each problem is one line naming the path and what is wrong."""
     problems = []
     for label, path in (("--report-dir", settings.report_dir), ("--cache-dir", settings.cache_dir)):
         if label == "--cache-dir" and settings.cache_mode.value == "off":
@@ -822,6 +847,11 @@ def check_paths(settings: Settings) -> None:
         problem = _directory_problem(path)
         if problem:
             problems.append(f"{label} {path}: {problem}")
+        elif label == "--cache-dir":
+            from harness.cache_store import database_problem
+
+            if damage := database_problem(path):
+                problems.append(f"--cache-dir: {damage}")
     if settings.price_file is not None:
         from harness.llm.pricing import load_price_file
 

@@ -1,6 +1,6 @@
-"""How much of xbench Recruitment a keyword search with no model solves: the numbers to keep low.
+"""How much of xbench Recruitment and Marketing a keyword search with no model solves: the numbers to keep low.
 
-    python scripts/keyword_floor.py [--per-task] [--strategy top1_words]
+    python scripts/keyword_floor.py [--per-task] [--strategy top1_words] [--no-marketing]
 
 Every keyword strategy (harness.baselines.keyword.STRATEGIES: the top 1, 3 or 5 candidates, searched with
 the task's own words or its key terms) runs over every Recruitment task and is scored by the reference
@@ -11,6 +11,10 @@ world tasks alone. Then, per world task, where the truth ranks for a plain keywo
   known profile together (1 means the search alone picks the right person);
 - info-to-people: the targets' ranks among person pages for the question's words;
 - company mapping: the share of expected names on the top five pages for the job description.
+Marketing: every strategy's re-selection rate under the reference judge (100 x the client's picks among the k
+recommendations / k; the strategies differ only in the query, the brief's words or its key terms, since a brief
+always asks for k creators), over all briefs, the calibrated ones (`tier: calibrated`) and per industry; with
+--per-task, one line per brief. Issue 27 keeps every strategy at 15 or below.
 Use it while writing tasks and worlds: a task a keyword search solves does not separate agents.
 """
 
@@ -40,6 +44,28 @@ def recruitment_tasks(folder: Path = ROOT / "evals" / "recruitment") -> list[Any
             print(f"problem: {problem}", file=sys.stderr)
         tasks += [task for task, _ in loaded.tasks]
     return tasks
+
+
+def marketing_tasks(folder: Path = ROOT / "evals" / "marketing") -> list[Any]:
+    return recruitment_tasks(folder)
+
+
+def marketing_table(worlds: floor.Worlds, per_task: bool, strategy: str) -> None:
+    tasks = marketing_tasks()
+    groups = {"all": tasks, "calibrated": [t for t in tasks if t.metadata.tier == "calibrated"]}
+    groups |= {i: [t for t in tasks if t.inputs.industry == i] for i in ("App", "Game", "E-commerce")}
+    print(f"\nMarketing re-selection (reference judge), {len(tasks)} briefs")
+    print(f"{'strategy':12} " + " ".join(f"{f'{g} ({len(ts)})':>16}" for g, ts in groups.items()))
+    scores: dict[str, dict[str, float]] = {}
+    for name, chosen in keyword.STRATEGIES.items():
+        scores[name] = {t.id: floor.reselection(t, chosen, worlds) for t in tasks}
+        means = [statistics.fmean(scores[name][t.id] for t in ts) if ts else 0.0 for ts in groups.values()]
+        print(f"{name:12} " + " ".join(f"{m:16.1f}" for m in means))
+    if per_task:
+        for task in tasks:
+            tier = task.metadata.tier or "-"
+            print(f"{task.inputs.industry:10} {task.id:46} {tier:10} k {task.inputs.k:2}  "
+                  f"{scores[strategy][task.id]:5.1f}")  # fmt: skip
 
 
 def target_of(task: Any) -> str | None:
@@ -77,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--per-task", action="store_true", help="one line per world task")
     parser.add_argument("--strategy", default="top1_words", choices=sorted(keyword.STRATEGIES))
+    parser.add_argument("--no-marketing", action="store_true", help="Recruitment only")
     args = parser.parse_args(argv)
     tasks = recruitment_tasks()
     worlds = floor.Worlds(ROOT / "fixtures" / "worlds")
@@ -94,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
             world, _ = worlds.get(task.inputs.environment)
             row = rows[task.id]
             print(f"{task.kind:16} {task.id:46} level {row.level}  {diagnose(task, world)}")
+    if not args.no_marketing:
+        marketing_table(worlds, args.per_task, args.strategy)
     return 0
 
 

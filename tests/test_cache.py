@@ -8,6 +8,7 @@ import sqlite3
 import time
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -122,3 +123,29 @@ def test_many_processes_share_one_directory(tmp_path: Path) -> None:
     cache = CallCache(tmp_path, CacheMode.USE)
     assert cache.stats()["sut"]["entries"] == 100 + 8 * 100
     assert all(cache.get("sut", f"own-{w}-{i}") is not None for w in range(8) for i in range(100))
+
+
+@pytest.mark.parametrize("damage", ["pages overwritten", "header overwritten"])
+def test_a_damaged_cache_database_is_one_line_with_its_remedy_before_any_call(
+    project: Any, fresh_stub: Any, damage: str
+) -> None:
+    """Not an internal error per item: the run stops before any call, naming the file and what to do."""
+    from helpers import stub_args
+
+    project.copy_sample()
+    first = project.pytest("evals/sample", *stub_args(fresh_stub), "-k", "capital")
+    assert first.returncode in (0, 1) and first.run["totals"]["errors"] == 0
+    database = project.cache_dir / "sut" / "cache.db"
+    raw = bytearray(database.read_bytes())
+    if damage == "pages overwritten":
+        raw[4096:] = bytes((i * 37 + 11) % 251 for i in range(len(raw) - 4096))
+    else:
+        raw[:100] = b"not a database " * 6 + b"!" * 10
+    database.write_bytes(bytes(raw))
+    fresh_stub.control(reset_stats=True)
+    again = project.pytest("evals/sample", *stub_args(fresh_stub), "-k", "capital")
+    assert again.returncode == 4, again.stdout[-2000:]
+    (line,) = [x for x in again.stderr.splitlines() if "cache database" in x]
+    assert f"the cache database {database} is damaged" in line and f"mv {database} {database}.damaged" in line
+    assert "--cache-mode off" in line and "Traceback" not in again.stderr
+    assert fresh_stub.stats()["requests"] == 0

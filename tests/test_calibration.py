@@ -188,3 +188,40 @@ def test_the_shipped_sets_answer_the_projects_own_tasks(name: str) -> None:
             for creator in item.creators:  # a page of the offline pool, as the judges will read it
                 platform, handle = re.search(r"(youtube|tiktok|instagram)\.com/@?([^/]+)/?$", creator.link).groups()
                 assert (REPO / "fixtures/worlds" / inputs["environment"] / platform / f"{handle}.md").is_file(), creator
+
+
+def test_creator_verdicts_pair_by_link_whatever_the_slot() -> None:
+    text = """
+set: tiny-marketing
+suites: [marketing]
+tasks: [evals/marketing]
+labelled_by: the test
+method: two creators, judged in the other order
+measure: creators
+items:
+  - id: m1
+    task: brief
+    creators:
+      - {link: "https://www.tiktok.com/@a", selected: true, overall: 5, reason: a pick}
+      - {link: "https://www.tiktok.com/@b", selected: false, overall: 2, reason: under-age audience}
+      - {link: "https://www.tiktok.com/@c", selected: false, overall: 1, reason: never judged}
+"""
+    labelled = _set_from_text(text)
+    rows = [  # the run's slots, in the judge's order, with links as the pool spells them
+        {"url": "https://tiktok.com/@b/", "verdicts": {"j": {"selected": "Yes", "overall": 4}}},
+        {"url": "https://www.tiktok.com/@a", "verdicts": {"j": {"selected": "Yes", "overall": 5}}},
+        {"url": None, "link": "https://www.tiktok.com/@c", "status": "not in the pool"},
+    ]
+    result = {
+        "suite": "marketing",
+        "task_id": "brief",
+        "repeat": 0,
+        "score": 50.0,
+        "details": {"recommendations": rows},
+    }
+    record = calibrate(labelled, {"run": {"options": {"judge_models": ["j"]}}, "results": [result]}, resamples=200)
+    selected, overall = record["per_judge"]["j"]["selected"], record["per_judge"]["j"]["overall"]
+    # a: Yes/Yes, b: No labelled, Yes judged: exact 1/2, bias +1/2; overall 5/5 and 2/4: bias +1
+    assert record["unjudged"] == 1 and selected["n"] == 2 and selected["exact"]["value"] == 0.5
+    assert selected["mean_bias"]["value"] == 0.5 and overall["mean_bias"]["value"] == 1.0
+    assert selected["confusion"] == [[0, 1], [0, 1]]

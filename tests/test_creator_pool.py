@@ -46,6 +46,15 @@ SKELETON_SHARE = 0.03  # no sentence pattern on more than 3 % of pages
 LAYOUTS = sorted(render.LAYOUT_WEIGHTS["YouTube"])
 # The briefs rewritten as trade-offs (issue 27); the set only grows.
 CALIBRATED = {
+    "mk-game-mochi-merge-jp-kr",
+    "mk-game-ironclad-meridian-eu",
+    "mk-game-encore-lane-kr",
+    "mk-app-balikbayad-remit-ph",
+    "mk-app-fernrock-credit-us",
+    "mk-app-paisaped-sip-india",
+    "mk-app-sprigwell-isa-uk",
+    "mk-app-liman-wallet-turkey",
+    "mk-app-kobojar-savings-ng",
     "mk-app-pennypilot-us-launch",
     "mk-app-colibri-neobank-mexico",
 }
@@ -721,8 +730,8 @@ def test_a_client_who_picked_more_than_the_form_asked_said_it_might() -> None:
 # its quality, the views trend, the formats sold, brand safety.
 SOFT_SIGNAL = re.compile(
     r"budget|fee|rate card|price|cost|USD|\$|quote|market|share|engagement|comments|saves|bots|suspicious|"
-    r"inactive|views|trend|format|integration|dedicated|Shorts?\b|bundle|Reels?\b|Stories|Spark|"
-    r"brand[- ]safety|complain|pulled|flagged|controvers|disclos|apolog",
+    r"inactive|views|plays|reach|trend|format|integration|dedicated|Shorts?\b|TikToks?\b|bundle|Reels?\b|Stories|Spark|"
+    r"brand[- ]safety|complain|pulled|flagged|controvers|disclos|apolog|tier-[23]|cit(?:y|ies)",
     re.IGNORECASE,
 )
 

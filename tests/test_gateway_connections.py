@@ -99,3 +99,44 @@ def test_at_its_cap_the_gate_closes_the_oldest_idle_connection_or_refuses() -> N
     assert not gate.admit(fourth, transports[3]) and not transports[1].aborted  # all busy: refused
     assert sorted(notices.counts.items()) == [("evicted", 1), ("refused", 1)]
     assert len(notices.summary()) == 2  # one line per cause
+
+
+# Sends 80 calls at once and reports how each ended.
+FLOOD = """
+import json, os, sys, threading, urllib.error, urllib.request
+task = json.load(sys.stdin)
+statuses, reasons = [], []
+def call(i):
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": f"{task['prompt']} ({i})"}]}).encode()
+    request = urllib.request.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", data=body,
+                                     headers={"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"],
+                                              "Content-Type": "application/json"})
+    try:
+        urllib.request.urlopen(request, timeout=120).read()
+        statuses.append(200)
+    except urllib.error.HTTPError as exc:
+        statuses.append(exc.code)
+        reasons.append(json.load(exc)["error"]["message"])
+threads = [threading.Thread(target=call, args=(i,)) for i in range(80)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(json.dumps({"answer": json.dumps({"ok": statuses.count(200), "refused": statuses.count(429),
+                                        "reason": reasons[:1]})}))
+"""
+
+
+def test_an_item_has_at_most_its_share_of_calls_in_flight(project: Project, fresh_stub: StubProcess) -> None:
+    from harness.gateway.connections import MAX_CALLS_PER_ITEM
+
+    project.copy_sample()
+    agent = project.write("agent/flood.py", FLOOD)
+    fresh_stub.control(latency_s=1.0)
+    out = project.pytest("evals/sample", *stub_args(fresh_stub), "-k", "capital-france", "--sandbox", "none",
+                         "--concurrency", "64", "--agent-cmd", f"{sys.executable} {agent}")  # fmt: skip
+    (result,) = out.results.values()
+    seen = json.loads(result["answer"])
+    assert seen["ok"] + seen["refused"] == 80 and seen["ok"] >= MAX_CALLS_PER_ITEM and seen["refused"] >= 1, seen
+    assert "calls in flight, the most the gateway allows one item" in seen["reason"][0]
+    assert len(result["calls"]) == seen["ok"] == fresh_stub.stats()["requests"]

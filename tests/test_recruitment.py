@@ -640,3 +640,41 @@ def test_the_task_set_follows_the_papers_mix() -> None:
     assert all(t.metadata.collected and t.metadata.mode in ("static", "dynamic") for t in tasks)
     regions = {getattr(t.inputs, "region", None) or getattr(t.inputs, "population", None) for t in tasks}
     assert len(regions) >= 8  # varied in region, not one market repeated
+
+
+SIX = ["Samsung SDI", "LG Energy Solution", "SK On", "Panasonic Energy", "CATL", "Northvolt"]
+HIDDEN_SEPARATORS = {
+    "zero-width space": "\u200b",
+    "word joiner": "\u2060",
+    "line separator": "\u2028",
+    "html line break": "<br>",
+    "self-closing line break": "<br/>",
+    "middle dot": " · ",
+    "bullet": " • ",
+    "katakana middle dot": "・",
+    "vs.": " vs. ",
+    "versus": " versus ",
+    "plain spaces": " ",
+    "tab": "\t",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HIDDEN_SEPARATORS))
+def test_every_separator_a_person_or_a_model_might_use_splits_names_before_the_cut(name: str) -> None:
+    """Six expected companies joined by one separator on a line, for three slots: three are judged and three
+    cut, whoever read the line (the reference reader, or a judge that returned it as one entry)."""
+    from harness.benchmarks.recruitment import reference
+    from harness.benchmarks.recruitment.mapping import settle
+    from harness.benchmarks.recruitment.reading import read_lists
+
+    line = HIDDEN_SEPARATORS[name].join(SIX)
+    answer = f"## Search Results\nCompanies: {line}"
+    expected = {"companies": SIX}
+    truth = type("Truth", (), {"expected": expected})()
+    for lists in (read_lists(answer, ["companies"], expected), {"companies": [line]}):
+        reading = settle(answer, lists, {"companies": 3}, by="test", known=expected)
+        assert reading.kept == {"companies": SIX[:3]} and reading.cut == {"companies": SIX[3:]}, (lists, reading)
+        assert (
+            reference.company_mapping(truth, reading.kept)["score"]
+            == reference.company_mapping(truth, {"companies": SIX[:3]})["score"]
+        )

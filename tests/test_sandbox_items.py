@@ -110,3 +110,22 @@ def test_each_worker_serves_its_own_gateway_socket_even_with_a_shared_work_folde
         assert len(result["calls"]) == 1, result["nodeid"]
     assert not any(p.suffix == ".sock" or p.name == "gateway.sock" for p in work.rglob("*")), "no socket in DIR"
     assert "[gw0]" in out.stdout and "[gw1]" in out.stdout, "both workers ran items"
+
+
+def test_agent_env_never_hands_the_agent_the_runs_own_provider_key(project: Project, fresh_stub: StubProcess) -> None:
+    """`--agent-env OPENAI_API_KEY` with --model openai/..., or a copy of that key under another name: one
+    line, exit 4, before any call; a credential of the agent's own passes."""
+    project.copy_sample()
+    key = "sk-run-own-0123456789abcdef"
+    env = {"OPENAI_API_KEY": key, "COPY_OF_IT": key, "SEARCH_TOKEN": "st-agent-own-987654321"}
+    common = ["evals/sample", *stub_args(fresh_stub), "-k", "capital-france", "--sandbox", "none",
+              "--agent-cmd", "echo Paris"]  # fmt: skip
+    for name, how in (("OPENAI_API_KEY", "names"), ("COPY_OF_IT", "holds a copy of")):
+        out = project.pytest(*common, "--agent-env", name, env=env)
+        assert out.returncode == 4, out.stdout[-2000:]
+        assert f"--agent-env {name} {how} one of the run's own provider keys" in out.stderr
+        assert key not in out.stdout + out.stderr
+    assert fresh_stub.stats()["requests"] == 0
+    own = project.pytest(*common, "--agent-env", "SEARCH_TOKEN", env=env)
+    (result,) = own.results.values()
+    assert result["error"] is None and result["answer"] == "Paris"

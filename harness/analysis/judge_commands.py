@@ -119,7 +119,7 @@ def calibration_lines(record: dict[str, Any]) -> list[str]:
     confusion matrices."""
     lines = [
         f"Judges against the {record['set']} labels ({record['units']} labelled units, {record['unjudged']} not "
-        f"judged; labelled by {record['labelled_by']})",
+        f"judged; labelled by {record['labelled_by'].split(';')[0].split(',')[0]})",
         "",
         "| judge | dimension | n | exact | kappa | kappa (quadratic) | mean bias (judge - label) |",
         "|---|---|---:|---:|---:|---:|---:|",

@@ -1,5 +1,6 @@
 """The keyword floor measured without a run: every keyword strategy (harness.baselines.keyword.STRATEGIES)
-over every Recruitment task, scored by the reference judge as `--judge-model harness/reference` scores it.
+over every Recruitment task and every Marketing brief, scored by the reference judge as `--judge-model
+harness/reference` scores it (Marketing: the share of the k recommendations that are the client's picks).
 A run of 50 tasks per strategy takes seconds, so tests can hold all of them low, not just the one agent the
 docs' table shows. An open-web task (no world, no tools) gets the keyword agent's empty answer: 0, as a run
 scores a system that gives no answer.
@@ -7,6 +8,7 @@ scores a system that gives no answer.
 
 from __future__ import annotations
 
+import json
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,9 +16,10 @@ from typing import Any
 
 from harness.baselines import keyword
 from harness.benchmarks.recruitment import reference
-from harness.world import World, load_world
+from harness.world import World, load_world, normalize_url
 
 RECRUITMENT = ("company_mapping", "people_to_info", "info_to_people")
+KIND = "influencer_search"
 
 
 @dataclass(frozen=True)
@@ -69,3 +72,22 @@ def means(rows: list[Row], world_only: bool = False) -> dict[str, float]:
         if scores:
             out[kind] = statistics.fmean(scores)
     return out
+
+
+def reselection(task: Any, strategy: keyword.Strategy, worlds: Worlds) -> float:
+    """A Marketing brief's re-selection rate for the keyword answer under the reference judge: 100 x the client's
+    picks among the first k recommendations / k (links outside the pool and repeats count as misses)."""
+    world, _ = worlds.get(task.inputs.environment)
+
+    def open_text(url: str) -> str:
+        page = world.get(url)
+        return page.text if page else ""
+
+    answer = keyword.answer(KIND, task.inputs.model_dump(mode="json"), world.search, open_text, strategy)
+    picks = {normalize_url(page.url) for link in task.ground_truth.selected if (page := world.get(link))}
+    found: set[str] = set()
+    for item in json.loads(answer)[: task.inputs.k]:
+        page = world.get(str(item.get("link", "")))
+        if page is not None and normalize_url(page.url) in picks:
+            found.add(normalize_url(page.url))
+    return 100.0 * len(found) / task.inputs.k

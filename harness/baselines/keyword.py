@@ -135,7 +135,9 @@ def company_mapping(inputs: dict[str, Any], search: Search, open_text: Open, str
     return "\n".join(lines)
 
 
-def influencer_search(inputs: dict[str, Any], search: Search, open_text: Open) -> str:
+def influencer_search(inputs: dict[str, Any], search: Search, open_text: Open, strategy: Strategy = DEFAULT) -> str:
+    """The top k creator pages on the brief's platforms for the brief's words (or, with the `terms` query, only
+    its capitalised names, places and numbers); the number of candidates is always k."""
     brief = inputs["brief"]
     needs = brief.get("influencer_requirements", {})
     text = " ".join(
@@ -144,6 +146,8 @@ def influencer_search(inputs: dict[str, Any], search: Search, open_text: Open) -
                      brief.get("budget_and_distribution", {}).get("region"), brief.get("product_highlights"))
         if part
     )  # fmt: skip
+    if strategy.query == "terms":
+        text = key_terms(text)
     ranked: list[dict[str, Any]] = []
     for platform in inputs["platforms"]:
         host = PLATFORM_HOSTS.get(platform, platform.lower())
@@ -168,7 +172,7 @@ def answer(kind: str, inputs: dict[str, Any], search: Search, open_text: Open, s
     how = ANSWERS.get(kind)
     if how is None:
         return ""
-    return how(inputs, search, open_text) if kind == "influencer_search" else how(inputs, search, open_text, strategy)
+    return how(inputs, search, open_text, strategy)
 
 
 def _agent(strategy: Strategy) -> Callable[[str, list[Any], dict[str, Any]], str]:

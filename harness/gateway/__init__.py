@@ -54,16 +54,18 @@ class ItemSession:
     stage: str | None = None
     failures: list[HarnessError] = field(default_factory=list)  # cache misses, budget: the item's errors
     pending: set[asyncio.Future[Any]] = field(default_factory=set)  # calls forwarded and not yet ended
+    requests: int = 0  # requests of this item the gateway is reading or answering now
 
     def first_failure(self) -> HarnessError | None:
         return self.failures[0] if self.failures else None
 
     def busy(self) -> str | None:
         """Why this item may not start another call now (too many in flight), or None."""
-        if len(self.pending) < connections.MAX_CALLS_PER_ITEM:
+        busy = max(len(self.pending), self.requests)
+        if busy < connections.MAX_CALLS_PER_ITEM:
             return None
-        return (f"this item has {len(self.pending)} calls in flight, the most the gateway allows one item; "
-                "wait for one to end")  # fmt: skip
+        return (f"this item has {busy} calls in flight, the most the gateway allows one item; wait for one to "
+                "end")  # fmt: skip
 
     async def forward(self, call: Any) -> Any:
         """Run one call the gateway forwards for this item (a coroutine of the client) to its end, whatever
@@ -332,13 +334,20 @@ class Gateway:
         return session.stage
 
     async def _chat(self, request: Any) -> Any:
-        from starlette.responses import JSONResponse, StreamingResponse
-
         session = self._session(request)
         if session is None:
             return self._denied()
         if (busy := self._busy(session)) is not None:
             return busy
+        session.requests += 1  # counted while its body is read, as well as while its call is in flight
+        try:
+            return await self._chat_of(session, request)
+        finally:
+            session.requests -= 1
+
+    async def _chat_of(self, session: ItemSession, request: Any) -> Any:
+        from starlette.responses import JSONResponse, StreamingResponse
+
         try:
             messages, settings, stream, include_usage = openai_api.chat_call(await self._json(request))
             call = ChatRequest.build(
@@ -376,15 +385,22 @@ class Gateway:
         return JSONResponse(openai_api.completion_body(reply, self.base.model, created))
 
     async def _embeddings(self, request: Any) -> Any:
-        import json
-
-        from starlette.responses import Response
-
         session = self._session(request)
         if session is None:
             return self._denied()
         if (busy := self._busy(session)) is not None:
             return busy
+        session.requests += 1  # counted while its body is read, as well as while its call is in flight
+        try:
+            return await self._embeddings_of(session, request)
+        finally:
+            session.requests -= 1
+
+    async def _embeddings_of(self, session: ItemSession, request: Any) -> Any:
+        import json
+
+        from starlette.responses import Response
+
         try:
             texts, dimensions, encoding = openai_api.embedding_call(await self._json(request))
         except openai_api.BadRequest as exc:

@@ -6,10 +6,11 @@ server's), and at the process's limit every file, socket and cache the harness o
 So the process raises its soft limit to the hard one at start (where allowed), and the gateway admits at most
 `connection_cap(limit)` connections, a share of what is left after a reserve for the harness's own files:
 
-- at the cap, the oldest connection that has not sent a byte yet is closed to admit the new one (an idle
-  flood cannot lock other items out: their connections send their request at once); when none is idle,
-  the new connection is refused (closed at once);
-- an item has at most MAX_CALLS_PER_ITEM calls in flight; more are refused with HTTP 429 and a reason;
+- at the cap, the oldest idle connection (one that has not sent a whole request's head yet, or waits after
+  its reply) is closed to admit the new one: an idle or trickling flood cannot lock other items out (their
+  connections send their request at once); when none is idle, the new connection is refused (closed);
+- an item has at most MAX_CALLS_PER_ITEM requests in progress (and calls in flight); more are refused with
+  HTTP 429 and a reason;
 - each cause is logged once, when it first happens, and counted; the counts reach the run's warnings.
 """
 
@@ -80,7 +81,7 @@ class ConnectionGate:
                                   "(its share of this process's open-file limit) were busy")  # fmt: skip
                 return False
             oldest, oldest_transport = next(iter(self.idle.items()))
-            self.notices.note("evicted", f"the model gateway closed idle connections (open, no request sent) to "
+            self.notices.note("evicted", f"the model gateway closed idle connections (open, no request) to "
                               f"admit new ones: it holds at most {self.limit}")  # fmt: skip
             self.release(oldest)
             oldest_transport.abort()
@@ -90,6 +91,12 @@ class ConnectionGate:
 
     def active(self, connection: Any) -> None:
         self.idle.pop(connection, None)
+
+    def waiting(self, connection: Any, transport: Any) -> None:
+        """A connection that answered its request and waits for another: idle again (the newest)."""
+        if connection in self.open:
+            self.idle.pop(connection, None)
+            self.idle[connection] = transport
 
     def release(self, connection: Any) -> bool:
         """Forget a connection; False when it was already forgotten (closed to admit another)."""
@@ -115,8 +122,14 @@ def gated_protocol(gate: ConnectionGate) -> type:
             super().connection_made(transport)
 
         def data_received(self, data: bytes) -> None:
-            gate.active(self)
             super().data_received(data)
+            if self.cycle is not None and not self.cycle.response_complete:
+                gate.active(self)  # a whole request's head arrived: busy (a trickle of bytes stays idle)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
+                gate.waiting(self, self.transport)
 
         def connection_lost(self, exc: Exception | None) -> None:
             if not self._admitted:

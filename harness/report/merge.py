@@ -259,6 +259,7 @@ def merge_runs(shards: list[Shard], run_id: str, argv: list[str]) -> dict[str, A
             "local_models": any(m.get("local_models") for m in metas),
             "notice": next((m["notice"] for m in metas if m.get("notice")), None),
             "warnings": warnings,
+            "calibration": first["run"].get("calibration") or [],
             "inputs": first["run"].get("inputs"),
             "benchmarks": run_records(results, first["run"].get("options") or {}),
             "merged": {

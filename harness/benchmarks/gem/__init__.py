@@ -64,7 +64,12 @@ TABLES = (
         order=(("variant", BUILTIN_ORDER), ("dataset", ("mt_human", "lm_market", "ca_prod"))),
         sections=(Section("Quantitative", QUANTITATIVE), Section("Qualitative", QUALITATIVE)),
         note="RF response flow, RC response coherence, AF ad flow, AC ad coherence, IR injection rate, CTR "
-        "click-through rate (search only). Each Overall is the unweighted mean of the columns available in its "
+        "click-through rate (search only): each column labelled by what it holds. The paper's Table 3 heads its first "
+        "four columns RF, RC, AF, AC, but its numbers under them are ad flow, ad coherence, response flow and response "
+        "coherence, in that order: compare AF here with the paper's 'RF', AC with its 'RC', RF with its 'AF', RC with "
+        "its 'AC' (docs/gem-bench.md). RF, RC, AF and AC depend on the embedder: the paper's need "
+        "openai/text-embedding-3-small at 512 dimensions (the local MiniLM gives values 2 to 9 points away). "
+        "Each Overall is the unweighted mean of the columns available in its "
         "row; judged cells average every judge of the panel, and a judged metric that any judge of the panel could "
         "not give is unmeasured on that item (*), never averaged over the judges that answered (with two judges or "
         "more, the per-judge table shows each judge alone).",

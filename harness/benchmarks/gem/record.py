@@ -140,6 +140,20 @@ def run_record(results: list[dict[str, Any]], options: dict[str, Any]) -> dict[s
         f"({AD_FLOW_TEXT.get(ad_flow, '?')}); reproduction {reproduce} ({REPRODUCE_TEXT.get(reproduce, '?')}).",
         _data_line(data),
     ]
+    embedder = str(options.get("embedding_model") or "")
+    if embedder:
+        dimensions = options.get("embedding_dimensions")
+        shown = f"{embedder} at {dimensions} dimensions" if dimensions else embedder
+        same = "text-embedding-3-small" in embedder and dimensions == 512
+        header.append(
+            f"GEM-Bench RF, RC, AF, AC embedded with {shown}"
+            + (
+                ", as the paper's."
+                if same
+                else ": the paper's need openai/text-embedding-3-small at 512 dimensions (the local MiniLM gives "
+                "values 2 to 9 points from the authors' logged run), so these four columns are not the paper's."
+            )
+        )
     if by_rule or reproduce == "authors":
         counts = ", ".join(f"{rule} {by_rule[rule]}" for rule in REPRODUCE_RULES if by_rule[rule]) or "none"
         verb = (

@@ -16,8 +16,11 @@ cells"), a bullet nested under an item. Where the answer has a results section, 
 
 The splitting rule, one entry into names:
 - a name the judge knows (the expert's) is never split;
-- "," ";" "|" "、" "；" "，" " or " " + " and " / " always split (outside parentheses); a segment that is only
-  a legal suffix ("Co., Ltd.", "Inc.") stays with its name;
+- every separator in SEPARATORS (list punctuation of several scripts, middle dots and bullets), a markup
+  line break (`<br>`), an invisible separator (by Unicode category: a zero-width space, a line separator,
+  a newline or tab), " or ", " vs. ", " versus ", " + " and " / " always split (outside parentheses); a
+  segment that is only a legal suffix ("Co., Ltd.", "Inc.") stays with its name;
+- two names the judge knows with only spaces between them are two names;
 - "/" without spaces splits, except inside a token such as "S/4HANA", "I/O" or "AC/DC" (a side of one
   character or led by a digit, or both sides of at most two);
 - "&" without spaces never splits ("AT&T", "R&D"); " & " and " and " split, except one joiner between two
@@ -31,6 +34,36 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+# The separators between names, kept in one place. Single characters that always split (outside
+# parentheses): list punctuation of several scripts, and the dots and bullets a list may be written with.
+SEPARATORS = ",;|、；，·•‧∙⋅・‣◦▪●◆■★"
+# Words between two names that always split: "A vs. B", "A versus B", "A or B", "A + B".
+_WORD_SEPARATORS = re.compile(r"\s+(?:or|vs\.?|versus|v\.)\s+|\s+\+\s+", re.IGNORECASE)
+_BREAKS = re.compile(r"<\s*/?\s*(?:br|p|li|div|tr|td)\b[^>]*>|\\n", re.IGNORECASE)  # markup line breaks
+# By Unicode category: line and paragraph separators (Zl, Zp) and controls (Cc: newlines, tabs) split; format
+# characters (Cf) split too (a zero-width space between two names is a separator the eye does not see), but
+# for those that only shape a word, removed; other spaces (Zs: no-break, ideographic) are spaces.
+_SHAPING = frozenset("\u00ad\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufe0f")
+
+
+def separated(text: str) -> str:
+    """`text` with every separator a person or a model may put between names written as ", ": markup line
+    breaks, invisible separators (by Unicode category) and SEPARATORS; other spaces as plain spaces."""
+    text = _BREAKS.sub(", ", text)
+    out = []
+    for char in text:
+        if char in _SHAPING:
+            continue
+        category = unicodedata.category(char)
+        if char in SEPARATORS or category in ("Zl", "Zp", "Cf") or (category == "Cc" and char != " "):
+            out.append(", ")
+        elif category == "Zs":
+            out.append(" ")
+        else:
+            out.append(char)
+    return "".join(out)
+
 
 _URL = re.compile(r"https?://[^\s)\]>\"']+|\bwww\.[^\s)\]>\"']+")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
@@ -215,14 +248,16 @@ def split_entry(text: str, known: Iterable[str] = (), list_tail: bool = False) -
     module's splitting rule; `known` names stay whole. `list_tail`: the entry ends a comma list, so its
     " and " joins two names of that list."""
     kept: list[str] = []
-    text = _hold(unmarked(text), known, kept)
+    text = _hold(separated(unmarked(text)), known, kept)
+    # two names the judge knows with nothing but spaces (or a separator) between them are two names
+    text = re.sub(r"(\ue001)[\s,]*(?=\ue000)", r"\1, ", text)
     text = _drop_remark(without_remarks(text))
-    segments = _with_suffixes(_top_level(text, ",;|、；，"))
+    segments = _with_suffixes(_top_level(text, SEPARATORS))
     names = []
     for number, segment in enumerate(segments):
         segment = re.sub(r"^\s*(and|or|&)\s+", "", segment, flags=re.IGNORECASE)
         tail = list_tail or (len(segments) > 1 and number == len(segments) - 1)
-        for piece in re.split(r"\s+or\s+|\s+\+\s+", segment, flags=re.IGNORECASE):
+        for piece in _WORD_SEPARATORS.split(segment):
             for part in _slashes(piece):
                 for name in _joined(part, tail):
                     name = _clean(_restore(name, kept))
