@@ -64,7 +64,7 @@ def test_a_large_run_keeps_each_items_texts_bounded() -> None:
     assert len(page) < 600 * 6_000  # capped per item (the whole texts stay in results.json)
     assert "more characters in results.json" in page
     assert page.count("<h4>Prompt</h4><pre>") == 1 and page.count('The same as <a href="#item-1">') == 599
-    assert page.count('class="item"') == 600
+    assert page.count('<details class="item ') == 600
 
 
 @pytest.fixture

@@ -75,3 +75,38 @@ def test_a_write_that_succeeds_replaces_the_file_whole(tmp_path: Path) -> None:
     ]
     with pytest.raises(WriteFailed, match=r"cannot write .*results.json/inside"):
         write_atomic(target / "inside", "no: results.json is a file")
+
+
+# Rewrites a run's results.json, summary.md and LATEST in a loop, the way the writer does, until killed.
+REWRITER = """
+import json, sys
+from pathlib import Path
+from harness.report import writer
+folder = Path(sys.argv[1])
+big = json.dumps({"results": [{"answer": "x" * 2000, "n": i} for i in range(3000)]})
+writer.write_atomic(folder / "results.json", big)
+print("ready", flush=True)
+while True:
+    writer.write_atomic(folder / "results.json", big)
+    writer.write_atomic(folder / "LATEST", "run-id\\n")
+"""
+
+
+def test_sigkill_while_writing_never_leaves_a_file_cut_short(tmp_path: Path) -> None:
+    """Killed at random moments while rewriting a 6 MB results.json: every time, the file is whole JSON."""
+    import json
+    import random
+    import signal
+    import time
+
+    rng = random.Random(7)
+    for trial in range(5):
+        folder = tmp_path / f"trial-{trial}"
+        folder.mkdir()
+        process = subprocess.Popen([sys.executable, "-c", REWRITER, str(folder)], stdout=subprocess.PIPE, text=True)
+        assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.05, 0.6))
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+        assert len(json.loads((folder / "results.json").read_text())["results"]) == 3000
+        assert (folder / "LATEST").read_text() in ("run-id\n",) or not (folder / "LATEST").exists()
