@@ -302,7 +302,7 @@ def test_a_malformed_partial_or_mismatched_folder_is_one_located_line_and_nothin
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], done.stderr
-    assert not list((tmp_path / "reports").rglob("results.json")) if (tmp_path / "reports").exists() else True
+    assert not list(tmp_path.rglob("results.json")) and not list(tmp_path.rglob("*.csv"))  # no run, no history
 
 
 def test_a_rejudged_folder_must_follow_the_run_whose_responses_it_judges(tmp_path: Path) -> None:
