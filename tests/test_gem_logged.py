@@ -302,7 +302,7 @@ def test_a_malformed_partial_or_mismatched_folder_is_one_located_line_and_nothin
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], done.stderr
-    assert not list((tmp_path / "reports").rglob("results.json")) if (tmp_path / "reports").exists() else True
+    assert not list(tmp_path.rglob("results.json")) and not list(tmp_path.rglob("*.csv"))  # no run, no history
 
 
 def test_a_rejudged_folder_must_follow_the_run_whose_responses_it_judges(tmp_path: Path) -> None:
@@ -441,3 +441,32 @@ def test_a_per_response_file_of_another_run_is_refused(minilm_copy: Path, tmp_pa
     assert done.returncode == 2
     assert "evaluation_result.json: the mean response_flow of gi-r mt_human repeat 0" in done.stderr
     assert "(not one run)" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_imported_runs_report_opens_in_chromium_with_the_tables(minilm_copy: Path, tmp_path: Path) -> None:
+    from test_html_report import CHROMIUM, CHROMIUM_FLAGS
+
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    _only_mt_human(minilm_copy)
+    done = _import(minilm_copy, tmp_path, "--embedding-model", "none")
+    assert done.returncode == 0, done.stderr
+    reports = tmp_path / "reports"
+    url = (reports / (reports / "LATEST").read_text().strip() / "report.html").as_uri()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        problems: list[str] = []
+        requests: list[str] = []
+        page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(url, wait_until="load")
+        text = page.inner_text("body")
+        browser.close()
+    assert problems == [] and requests == [url], (problems, requests)
+    assert "GEM-Bench effectiveness from the authors' logged run" in text
+    assert "heads its first four columns RF, RC, AF, AC" in text
+    assert "GEM-Bench logged run imported" in text and "the authors' token accounting" in text
