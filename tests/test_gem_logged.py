@@ -272,6 +272,10 @@ BROKEN = {
         lambda f: _edit_cell(f / "accuracy_evaluation.xlsx", 7, 5, "SPLENDID"),
         "accuracy_evaluation.xlsx:7: Category Code 'SPLENDID'",
     ),
+    "a workbook that is not one": (
+        lambda f: (f / "personality_evaluation.xlsx").write_bytes(b"Question,Method\n"),
+        "personality_evaluation.xlsx: not a readable .xlsx workbook",
+    ),
     "a missing workbook": (
         lambda f: (f / "naturalness_evaluation.xlsx").unlink(),
         "missing naturalness_evaluation.xlsx",
@@ -298,7 +302,7 @@ def test_a_malformed_partial_or_mismatched_folder_is_one_located_line_and_nothin
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], done.stderr
-    assert not list((tmp_path / "reports").rglob("results.json")) if (tmp_path / "reports").exists() else True
+    assert not list(tmp_path.rglob("results.json")) and not list(tmp_path.rglob("*.csv"))  # no run, no history
 
 
 def test_a_rejudged_folder_must_follow_the_run_whose_responses_it_judges(tmp_path: Path) -> None:
@@ -321,3 +325,148 @@ def test_a_gem_run_names_its_embedder_where_the_table_is_read() -> None:
     assert any("embedded with local/all-minilm-l6-v2: the paper's need" in line for line in local)
     theirs = run_record([], {"embedding_model": "openai/text-embedding-3-small", "embedding_dimensions": 512})
     assert any("at 512 dimensions, as the paper's" in line for line in theirs["header"])
+
+
+def test_the_named_embedder_is_asked_with_its_dimensions_and_makes_the_four_columns(
+    minilm_copy: Path, tmp_path: Path, fresh_stub: Any
+) -> None:
+    """The authors' embedder by name (a stub in its place here): every sentence goes to it, the four columns are
+    computed from its vectors, and no table calls them the local model's."""
+    import urllib.request
+
+    import numpy as np
+
+    from harness.benchmarks.gem.splitter import split_sentences
+
+    _only_mt_human(minilm_copy)
+    done = _import(
+        minilm_copy, tmp_path, "--embedding-model", "openai/text-embedding-3-small", "--embedding-dimensions", "512",
+        "--embedding-api-base", fresh_stub.api_base,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert fresh_stub.stats()["requests"] >= 1
+    reports = tmp_path / "reports"
+    run = json.loads((reports / (reports / "LATEST").read_text().strip() / "results.json").read_text())
+    note = run["tables"][0]["note"]
+    assert "openai/text-embedding-3-small at 512 dimensions" in note and "2 to 9 points" not in note
+    item = next(r for r in run["results"] if len(split_sentences(r["answer"])) > 2)
+    sentences = [s.strip() for s in split_sentences(item["answer"])]
+    request = urllib.request.Request(
+        f"{fresh_stub.api_base}/embeddings",
+        data=json.dumps({"model": "x", "input": sentences, "dimensions": 512}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as response:
+        vectors = np.asarray([d["embedding"] for d in json.loads(response.read())["data"]], dtype=np.float64)
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    centre = vectors.mean(axis=0)
+    coherence = 100 * float(np.mean(unit @ (centre / np.linalg.norm(centre))))
+    assert abs(item["metrics"]["response_coherence"] - coherence) < 1e-6
+
+
+@pytest.mark.parametrize("workbook", ["evaluation_result.xlsx", "evaluation_result_with_product.xlsx"])
+def test_each_repeat_equals_the_authors_per_repeat_workbook(imported: Any, candidates: Any, workbook: str) -> None:
+    """The per-repeat rows (data set x solution x repeat) of the authors' own workbook, from the imported
+    items: the mean over a repeat's items, after the with-product filter for the with-product workbook."""
+    from harness.benchmarks import Section, Table
+    from harness.benchmarks.gem.logged_import import build_items
+    from harness.benchmarks.gem.logged_tables import COST, QUALITATIVE, QUANTITATIVE, _query_of, dropped_queries
+    from harness.report.tables import compute_table
+
+    results = build_items(imported, candidates, None, reproduce="authors", ad_flow="exp")
+    results = [r for r in results if not r["variant"].endswith("-minilm")]
+    if "with_product" in workbook:
+        dropped = dropped_queries(results)
+        assert dropped  # Ad-Chat found no topic for some queries
+        results = [r for r in results if _query_of(r) not in dropped]
+    columns = tuple(c for c in QUANTITATIVE + QUALITATIVE + COST if c.metric not in ("response_flow",
+                    "response_coherence", "ad_flow", "ad_coherence", "cost_overall"))  # fmt: skip
+    table = Table("repeats", "per repeat", ("gem",), ("dataset", "variant", "repeat"), (Section("all", columns),))
+    ours = {tuple(map(str, r["key"].values())): r["cells"] for r in compute_table(table, results)["rows"]}
+    theirs = imported.primary.aggregates[workbook]
+    assert len(theirs) == len(ours) == 36
+    for record in theirs:
+        cells = ours[(record["dataset"], record["solution"], record["run"])]
+        for column in columns:
+            if column.metric in record:
+                assert abs(cells[column.key]["mean"] - record[column.metric]) < 1e-4, (record, column.metric)
+
+
+def _write_measured(folder: Path, shift: float = 0.0) -> None:
+    """An evaluation_result.json in the authors' format for a cut-down copy: every response's RF, RC, AF and
+    AC set to its repeat's mean in the authors' per-repeat workbook (so the file and the workbook agree)."""
+    from harness.benchmarks.gem.logged import read_aggregates
+
+    means = {r["run"]: r for r in read_aggregates(folder / "evaluation_result.xlsx") if r["dataset"] == "mt_human"}
+    names = {"local_flow": "response_flow", "global_coherence": "response_coherence",
+             "ad_transition_similarity": "ad_flow", "ad_content_alignment": "ad_coherence"}  # fmt: skip
+    entries = []
+    for repeat in ("0", "1", "2"):
+        block = json.loads((folder / "GI-R" / "MT-Human" / repeat / "result.json").read_text())
+        for response in next(iter(block.values())):
+            for theirs, ours in names.items():
+                key = ["GI-R", "MT-Human", repeat, theirs, response["category"], response["prompt"],
+                       [response["content"], response["product"]]]  # fmt: skip
+                entries.append([key, means[repeat][ours] + shift])
+    entries[5][1] += shift  # with a shift, one value off: the file's mean no longer matches the workbook's
+    (folder / "evaluation_result.json").write_text(json.dumps(entries), encoding="utf-8")
+
+
+def test_the_authors_per_response_file_gives_the_four_columns_when_present(minilm_copy: Path, tmp_path: Path) -> None:
+    _only_mt_human(minilm_copy)
+    _write_measured(minilm_copy)
+    done = _import(minilm_copy, tmp_path, "--embedding-model", "none")
+    assert done.returncode == 0, done.stderr
+    assert "from its evaluation_result.json" in done.stdout and "embedding" not in done.stdout
+    reports = tmp_path / "reports"
+    run = json.loads((reports / (reports / "LATEST").read_text().strip() / "results.json").read_text())
+    note = run["tables"][0]["note"]
+    assert "the authors' per-response file" in note and "2 to 9 points" not in note
+    (row,) = run["tables"][0]["rows"]
+    theirs = [r for r in _aggregates(minilm_copy) if r["dataset"] == "mt_human"]
+    for column, metric in (("rf", "response_flow"), ("ac", "ad_coherence")):
+        assert abs(row["cells"][column]["mean"] - sum(r[metric] for r in theirs) / 3) < 1e-4
+
+
+def _aggregates(folder: Path) -> list[dict[str, Any]]:
+    from harness.benchmarks.gem.logged import read_aggregates
+
+    return read_aggregates(folder / "evaluation_result.xlsx")
+
+
+def test_a_per_response_file_of_another_run_is_refused(minilm_copy: Path, tmp_path: Path) -> None:
+    _only_mt_human(minilm_copy)
+    _write_measured(minilm_copy, shift=0.5)
+    done = _import(minilm_copy, tmp_path, "--embedding-model", "none")
+    assert done.returncode == 2
+    assert "evaluation_result.json: the mean response_flow of gi-r mt_human repeat 0" in done.stderr
+    assert "(not one run)" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_imported_runs_report_opens_in_chromium_with_the_tables(minilm_copy: Path, tmp_path: Path) -> None:
+    from test_html_report import CHROMIUM, CHROMIUM_FLAGS
+
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    _only_mt_human(minilm_copy)
+    done = _import(minilm_copy, tmp_path, "--embedding-model", "none")
+    assert done.returncode == 0, done.stderr
+    reports = tmp_path / "reports"
+    url = (reports / (reports / "LATEST").read_text().strip() / "report.html").as_uri()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        problems: list[str] = []
+        requests: list[str] = []
+        page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(url, wait_until="load")
+        text = page.inner_text("body")
+        browser.close()
+    assert problems == [] and requests == [url], (problems, requests)
+    assert "GEM-Bench effectiveness from the authors' logged run" in text
+    assert "heads its first four columns RF, RC, AF, AC" in text
+    assert "GEM-Bench logged run imported" in text and "the authors' token accounting" in text

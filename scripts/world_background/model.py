@@ -437,7 +437,7 @@ class Builder:
             culture = weighted(rng, cultures)
             gender = rng.choice("fm")
             given, family, name, native = self.name(rng, culture, gender)
-            if self.taken(name):
+            if self.taken(name) or (native and self.taken(native)):
                 continue
             city = weighted(rng, self.sources.names[culture]["cities"])
             if rng.random() < 0.1:

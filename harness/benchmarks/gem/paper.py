@@ -100,7 +100,7 @@ def _judge_key(judge: str, known: list[str]) -> str | None:
 
 def comparison(run: dict[str, Any], aggregation: str) -> list[dict[str, Any]]:
     """One row per cell of the paper's Tables 3 to 6: ours, the authors', the paper's, and the causes."""
-    from harness.benchmarks.gem.logged_tables import tables
+    from harness.benchmarks.gem.logged_tables import is_authors_embedder, tables
 
     record = ((run.get("run") or {}).get("benchmarks") or {}).get("gem") or {}
     logged = record.get("logged")
@@ -146,7 +146,7 @@ def comparison(run: dict[str, Any], aggregation: str) -> list[dict[str, Any]]:
             }
         )
 
-    not_theirs = embedder is None or "text-embedding-3-small" not in str(embedder)
+    not_theirs = not is_authors_embedder(embedder)
     embedder_cause = f"embedder ({embedder or 'none'} here; text-embedding-3-small at 512 dimensions there)"
     aggregation_cause = (
         []
