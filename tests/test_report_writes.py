@@ -29,6 +29,7 @@ def _in_small_tmpfs(folder: str, size: int, script: str, cwd: Path) -> subproces
     return done
 
 
+@pytest.mark.needs_bwrap
 def test_a_full_report_disk_is_one_line_and_leaves_nothing_half_written(project: Project, stub: StubProcess) -> None:
     project.copy_sample()
     reports = "/run/harness-test-reports"
@@ -49,6 +50,7 @@ def test_a_full_report_disk_is_one_line_and_leaves_nothing_half_written(project:
     assert not any("history" in name or "LATEST" in name or ".tmp" in name for name in files), files
 
 
+@pytest.mark.needs_bwrap
 def test_a_file_that_cannot_be_written_keeps_its_previous_version(tmp_path: Path) -> None:
     """The rename comes last: a write the disk refuses leaves what was there, and no temporary file."""
     folder = "/run/harness-test-atomic"
