@@ -316,11 +316,11 @@ class Sandbox:
             finally:
                 if placeholder is not None:
                     placeholder.unlink(missing_ok=True)
+        said = " ".join((done.stderr or "").split())[-300:] or "no message"  # one line, its end
         if done.returncode == 125 and self.network == "gateway":
-            return (f"the relay to the gateway could not start inside the sandbox with {interpreter()} "
-                    f"({(done.stderr or '').strip()[-300:] or 'no message'})")  # fmt: skip
+            return f"the relay to the gateway could not start inside the sandbox with {interpreter()} ({said})"
         if done.returncode != 0:
-            return f"an empty agent exited with status {done.returncode} ({(done.stderr or '').strip()[-300:]})"
+            return f"an empty agent exited with status {done.returncode} ({said})"
         return None
 
     def _link_files(self, folder: Path) -> None:

@@ -80,6 +80,13 @@ def test_a_thousand_idle_connections_do_not_exhaust_the_harness(project: Project
 class _Transport:
     def __init__(self) -> None:
         self.aborted = False
+        self.written = b""
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    def close(self) -> None:
+        self.aborted = True
 
     def abort(self) -> None:
         self.aborted = True
@@ -96,6 +103,7 @@ def test_at_its_cap_the_gate_closes_the_oldest_idle_connection_or_refuses() -> N
     assert gate.admit(third, transports[2]) and transports[0].aborted  # the idle one made room
     assert not gate.release(first)  # already forgotten when it was closed
     gate.active(third)
+    assert transports[0].written.startswith(b"HTTP/1.1 503") and b"closed this idle connection" in transports[0].written
     assert not gate.admit(fourth, transports[3]) and not transports[1].aborted  # all busy: refused
     assert sorted(notices.counts.items()) == [("evicted", 1), ("refused", 1)]
     assert len(notices.summary()) == 2  # one line per cause
