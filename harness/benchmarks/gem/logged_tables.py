@@ -242,12 +242,15 @@ def table5(
 ) -> dict[str, Any]:
     """GI-R's judged metrics with each retrieval embedder (the paper's Table 5), a row per configuration."""
     chosen = tuple(v for v in variants if v == "gi-r" or v.startswith("gi-r-"))
+    short = {"mt_human": "MT", "lm_market": "LM", "ca_prod": "CA"}  # each label names its data set
     sections = tuple(
         Section(
             dataset.replace("_", "-"),
             tuple(
-                Column(f"{dataset}:{m.name}", m.label, m.name, where=(("dataset", dataset),)) for m in JUDGED_METRICS
+                Column(f"{dataset}:{m.name}", f"{short[dataset]} {m.label}", m.name, where=(("dataset", dataset),))
+                for m in JUDGED_METRICS
             ),
+            overall_label=f"{short[dataset]} Overall",
         )
         for dataset in DATASET_ORDER
     )
