@@ -13,7 +13,8 @@ repeated across repeats and variants is shown once, and charts with thousands of
 from __future__ import annotations
 
 import json
-from html import escape
+import re
+from html import escape, unescape
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,21 @@ section#items > input[type=radio] { margin-left: 12px; }
 #show-errors:checked ~ .item-list details.suite:not(.has-error),
 #show-passed:checked ~ .item-list details.suite:not(.has-passed) { display: none; }
 .expected { border-left: 4px solid var(--passed); padding-left: 8px; }
+/* Narrow screens (a phone at 390 px): charts keep legible text (in the charts' own units, scaled down with
+   them to about 10 px), tables become one card per row (every cell visible: item, score, reason), and the
+   navigation scrolls sideways instead of covering the page. */
+@media (max-width: 700px) {
+  header, nav, main { padding-left: 10px; padding-right: 10px; }
+  nav { overflow-x: auto; white-space: nowrap; }
+  .chart svg text { font-size: 21px; }
+  table.cards thead { display: none; }
+  table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
+  table.cards tr { border: 1px solid var(--line); margin: 0 0 8px; }
+  table.cards td { border: none; border-bottom: 1px solid var(--bg-alt); text-align: left; white-space: normal;
+    overflow-wrap: anywhere; }
+  table.cards td::before { content: attr(data-label); display: block; color: var(--muted); font-size: 12px; }
+  details > summary, main p, main li, header p { overflow-wrap: anywhere; }
+}
 """
 
 
@@ -115,11 +131,14 @@ def _table(header: list[str], rows: list[list[str]], numeric: set[int] | None = 
     numeric = numeric or set()
     right, number = ' class="right"', ' class="num"'
     head = "".join(f"<th{right if i in numeric else ''}>{h}</th>" for i, h in enumerate(header))
+    labels = [f' data-label="{_e(unescape(re.sub(r"<[^>]*>", "", h)))}"' for h in header]
     body = "".join(
-        "<tr>" + "".join(f"<td{number if i in numeric else ''}>{c}</td>" for i, c in enumerate(row)) + "</tr>"
+        "<tr>"
+        + "".join(f"<td{number if i in numeric else ''}{labels[i]}>{c}</td>" for i, c in enumerate(row))
+        + "</tr>"
         for row in rows
     )
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    return f'<div class="scroll"><table class="cards"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def _chart(svg: str | None, caption: str) -> str:
