@@ -54,12 +54,52 @@ def _mask(word: str) -> str:
     return word
 
 
+# Small words inside names ("Universidad del Salitre", "Ingeniería en Sistemas") are part of the name.
+PARTICLES = frozenset(
+    {
+        "de",
+        "del",
+        "da",
+        "do",
+        "dos",
+        "das",
+        "en",
+        "em",
+        "la",
+        "las",
+        "los",
+        "y",
+        "e",
+        "of",
+        "the",
+        "und",
+        "du",
+        "des",
+        "al",
+        "el",
+        "bin",
+        "binti",
+    }
+)
+
+
+def _masked(words: list[str]) -> list[str]:
+    masked = [_mask(w) for w in words]
+    for i, word in enumerate(words):
+        if word in PARTICLES and 0 < i < len(words) - 1:
+            before = next((m for m in reversed(masked[:i]) if m not in PARTICLES), "")
+            after = next((_mask(w) for w in words[i + 1 :] if w not in PARTICLES), "")
+            if before == "X" and after == "X":
+                masked[i] = "X"
+    return masked
+
+
 def shapes(text: str) -> set[tuple[str, ...]]:
     """Masked five-word runs with at least two plain words (a run of names alone is no shape)."""
     found = set()
     for line in lines_of(text):
         for sentence in _SENTENCE_END.split(line):
-            words = [_mask(w) for w in _WORD.findall(sentence)]
+            words = _masked(_WORD.findall(sentence))
             for i in range(len(words) - SHAPE_WORDS + 1):
                 gram = tuple(words[i : i + SHAPE_WORDS])
                 if sum(w not in ("X", "0") for w in gram) >= 2:
