@@ -362,3 +362,82 @@ def test_the_named_embedder_is_asked_with_its_dimensions_and_makes_the_four_colu
     centre = vectors.mean(axis=0)
     coherence = 100 * float(np.mean(unit @ (centre / np.linalg.norm(centre))))
     assert abs(item["metrics"]["response_coherence"] - coherence) < 1e-6
+
+
+@pytest.mark.parametrize("workbook", ["evaluation_result.xlsx", "evaluation_result_with_product.xlsx"])
+def test_each_repeat_equals_the_authors_per_repeat_workbook(imported: Any, candidates: Any, workbook: str) -> None:
+    """The per-repeat rows (data set x solution x repeat) of the authors' own workbook, from the imported
+    items: the mean over a repeat's items, after the with-product filter for the with-product workbook."""
+    from harness.benchmarks import Section, Table
+    from harness.benchmarks.gem.logged_import import build_items
+    from harness.benchmarks.gem.logged_tables import COST, QUALITATIVE, QUANTITATIVE, _query_of, dropped_queries
+    from harness.report.tables import compute_table
+
+    results = build_items(imported, candidates, None, reproduce="authors", ad_flow="exp")
+    results = [r for r in results if not r["variant"].endswith("-minilm")]
+    if "with_product" in workbook:
+        dropped = dropped_queries(results)
+        assert dropped  # Ad-Chat found no topic for some queries
+        results = [r for r in results if _query_of(r) not in dropped]
+    columns = tuple(c for c in QUANTITATIVE + QUALITATIVE + COST if c.metric not in ("response_flow",
+                    "response_coherence", "ad_flow", "ad_coherence", "cost_overall"))  # fmt: skip
+    table = Table("repeats", "per repeat", ("gem",), ("dataset", "variant", "repeat"), (Section("all", columns),))
+    ours = {tuple(map(str, r["key"].values())): r["cells"] for r in compute_table(table, results)["rows"]}
+    theirs = imported.primary.aggregates[workbook]
+    assert len(theirs) == len(ours) == 36
+    for record in theirs:
+        cells = ours[(record["dataset"], record["solution"], record["run"])]
+        for column in columns:
+            if column.metric in record:
+                assert abs(cells[column.key]["mean"] - record[column.metric]) < 1e-4, (record, column.metric)
+
+
+def _write_measured(folder: Path, shift: float = 0.0) -> None:
+    """An evaluation_result.json in the authors' format for a cut-down copy: every response's RF, RC, AF and
+    AC set to its repeat's mean in the authors' per-repeat workbook (so the file and the workbook agree)."""
+    from harness.benchmarks.gem.logged import read_aggregates
+
+    means = {r["run"]: r for r in read_aggregates(folder / "evaluation_result.xlsx") if r["dataset"] == "mt_human"}
+    names = {"local_flow": "response_flow", "global_coherence": "response_coherence",
+             "ad_transition_similarity": "ad_flow", "ad_content_alignment": "ad_coherence"}  # fmt: skip
+    entries = []
+    for repeat in ("0", "1", "2"):
+        block = json.loads((folder / "GI-R" / "MT-Human" / repeat / "result.json").read_text())
+        for response in next(iter(block.values())):
+            for theirs, ours in names.items():
+                key = ["GI-R", "MT-Human", repeat, theirs, response["category"], response["prompt"],
+                       [response["content"], response["product"]]]  # fmt: skip
+                entries.append([key, means[repeat][ours] + shift])
+    entries[5][1] += shift  # with a shift, one value off: the file's mean no longer matches the workbook's
+    (folder / "evaluation_result.json").write_text(json.dumps(entries), encoding="utf-8")
+
+
+def test_the_authors_per_response_file_gives_the_four_columns_when_present(minilm_copy: Path, tmp_path: Path) -> None:
+    _only_mt_human(minilm_copy)
+    _write_measured(minilm_copy)
+    done = _import(minilm_copy, tmp_path, "--embedding-model", "none")
+    assert done.returncode == 0, done.stderr
+    assert "from its evaluation_result.json" in done.stdout and "embedding" not in done.stdout
+    reports = tmp_path / "reports"
+    run = json.loads((reports / (reports / "LATEST").read_text().strip() / "results.json").read_text())
+    note = run["tables"][0]["note"]
+    assert "the authors' per-response file" in note and "2 to 9 points" not in note
+    (row,) = run["tables"][0]["rows"]
+    theirs = [r for r in _aggregates(minilm_copy) if r["dataset"] == "mt_human"]
+    for column, metric in (("rf", "response_flow"), ("ac", "ad_coherence")):
+        assert abs(row["cells"][column]["mean"] - sum(r[metric] for r in theirs) / 3) < 1e-4
+
+
+def _aggregates(folder: Path) -> list[dict[str, Any]]:
+    from harness.benchmarks.gem.logged import read_aggregates
+
+    return read_aggregates(folder / "evaluation_result.xlsx")
+
+
+def test_a_per_response_file_of_another_run_is_refused(minilm_copy: Path, tmp_path: Path) -> None:
+    _only_mt_human(minilm_copy)
+    _write_measured(minilm_copy, shift=0.5)
+    done = _import(minilm_copy, tmp_path, "--embedding-model", "none")
+    assert done.returncode == 2
+    assert "evaluation_result.json: the mean response_flow of gi-r mt_human repeat 0" in done.stderr
+    assert "(not one run)" in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -102,6 +102,9 @@ class LoggedRun:
     verdicts: dict[str, list[Verdict]] = field(default_factory=dict)  # metric -> one per row, in row order
     rows: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)  # metric -> (question, method, response)
     aggregates: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    # the authors' per-response RF, RC, AF, AC (evaluation_result.json, when the folder has it): response key ->
+    # metric -> value, a metric the authors' code found not applicable absent
+    measured: dict[tuple[str, str, int, int], dict[str, float]] | None = None
 
     @property
     def name(self) -> str:
@@ -341,7 +344,80 @@ def read_run(folder: Path) -> LoggedRun:
     run.aggregates = {name: read_aggregates(folder / name) for name in AGGREGATE_FILES if (folder / name).is_file()}
     if run.responses is not None:
         match_verdicts(run, run.responses)
+        run.measured = read_measured(folder / "evaluation_result.json", run.responses)
+        if run.measured is not None and "evaluation_result.xlsx" in run.aggregates:
+            check_measured(folder / "evaluation_result.json", run)
     return run
+
+
+EMBEDDED_METRICS = {
+    "local_flow": "response_flow",
+    "global_coherence": "response_coherence",
+    "ad_transition_similarity": "ad_flow",
+    "ad_content_alignment": "ad_coherence",
+}
+
+
+def read_measured(path: Path, responses: list[Response]) -> dict[tuple[str, str, int, int], dict[str, float]] | None:
+    """The authors' per-response values of RF, RC, AF and AC from `evaluation_result.json` (their evaluator's
+    list of `[[solution, data set, repeat, metric, category, query, [answer, product]], value]`), each matched
+    to the logged response of its block with the same query and answer (identical ones in turn); None when the
+    folder has no such file. An entry that matches no response is refused, located."""
+    if not path.is_file():
+        return None
+    document = _json(path)
+    if not isinstance(document, list):
+        raise LoggedRunError(f"{path}: expected a list of [key, value] entries (the authors' evaluation result)")
+    waiting: dict[tuple[str, str, int, str, str], list[Response]] = {}
+    for response in responses:
+        key = (response.dataset, response.solution, response.repeat, response.prompt, response.content)
+        waiting.setdefault(key, []).append(response)
+    taken: dict[tuple[Any, ...], int] = {}
+    measured: dict[tuple[str, str, int, int], dict[str, float]] = {}
+    for number, entry in enumerate(document):
+        try:
+            (solution, dataset, repeat, metric, _category, query, (answer, _product)), value = entry
+        except (TypeError, ValueError):
+            raise LoggedRunError(
+                f"{path}: entry {number} is not [[solution, data set, repeat, metric, category, query, [answer, "
+                "product]], value]"
+            ) from None
+        if metric not in EMBEDDED_METRICS:
+            continue
+        if solution not in SOLUTIONS or dataset not in DATASETS or not str(repeat).isdigit():
+            raise LoggedRunError(f"{path}: entry {number}: {solution!r}|{dataset!r}|{repeat!r} is not a logged block")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise LoggedRunError(f"{path}: entry {number}: {metric} must be a number, got {value!r}")
+        key = (DATASETS[dataset], SOLUTIONS[solution], int(repeat), str(query), str(answer))
+        candidates = waiting.get(key, [])
+        turn = taken.get((*key, metric), 0)
+        if turn >= len(candidates):
+            raise LoggedRunError(
+                f"{path}: entry {number} ({metric}, {solution} {dataset} repeat {repeat}): no logged response "
+                f"{'left ' if candidates else ''}answers {str(query)[:50]!r} with this text"
+            )
+        taken[(*key, metric)] = turn + 1
+        measured.setdefault(candidates[turn].key, {})[EMBEDDED_METRICS[metric]] = float(value)
+    return measured
+
+
+def check_measured(path: Path, run: LoggedRun) -> None:
+    """The per-response values against the authors' own per-repeat workbook: the same means, or the two files
+    are not of one run."""
+    assert run.measured is not None and run.responses is not None
+    sums: dict[tuple[str, str, str, str], list[float]] = {}
+    for response in run.responses:
+        for metric, value in run.measured.get(response.key, {}).items():
+            block = (response.dataset, response.solution, str(response.repeat), metric)
+            sums.setdefault(block, []).append(value)
+    for record in run.aggregates["evaluation_result.xlsx"]:
+        for metric in EMBEDDED_METRICS.values():
+            values = sums.get((record["dataset"], record["solution"], record["run"], metric))
+            if metric in record and values and abs(sum(values) / len(values) - record[metric]) > 1e-6:
+                raise LoggedRunError(
+                    f"{path}: the mean {metric} of {record['solution']} {record['dataset']} repeat {record['run']} is "
+                    f"{sum(values) / len(values):.6f}, evaluation_result.xlsx says {record[metric]:.6f} (not one run)"
+                )
 
 
 AUTHORS_SOLUTION = {v: k for k, v in SOLUTIONS.items()}

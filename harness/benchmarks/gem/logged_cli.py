@@ -18,6 +18,7 @@ def import_gem_run(args: Any) -> int:
         ca_prod_candidates,
         check_candidates,
         embed_texts,
+        embedder_label,
         folder_summary,
         read_runs,
         run_document,
@@ -59,8 +60,8 @@ def import_gem_run(args: Any) -> int:
     for line in folder_summary(imported):
         print(line)
     vectors = None
-    if embedder is not None:
-        texts = embed_texts(imported, args.gem_reproduce)
+    texts = embed_texts(imported, args.gem_reproduce)
+    if embedder is not None and texts:
         label = settings.embedding_model + (
             f" at {settings.embedding_dimensions} dimensions" if settings.embedding_dimensions else ""
         )
@@ -72,6 +73,7 @@ def import_gem_run(args: Any) -> int:
                   file=sys.stderr)  # fmt: skip
             return 2
         embedder = label
+    embedder = embedder_label(imported, embedder)
     results = build_items(imported, candidates, vectors, reproduce=args.gem_reproduce, ad_flow=args.gem_ad_flow)
     run = run_document(
         imported, results, settings, ["harness", "import", "gem-run", *args.folders],

@@ -40,7 +40,7 @@ from harness.benchmarks.gem.logged import (
     read_run,
 )
 from harness.benchmarks.gem.logged_tables import is_authors_embedder
-from harness.benchmarks.gem.metrics import AD_FLOW_VARIANTS, ctr, injection_rate, quantitative_metrics
+from harness.benchmarks.gem.metrics import AD_FLOW_VARIANTS, ad_indices, ctr, injection_rate, quantitative_metrics
 from harness.benchmarks.gem.splitter import split_sentences
 
 SUITE = "gem-logged"
@@ -157,18 +157,34 @@ async def embed_all(services: Any, texts: list[str]) -> dict[str, list[float]]:
 def sentences_of(imported: ImportedRuns, reproduce: str) -> dict[tuple[str, str, int, int], list[str]]:
     """Each scored answer's sentences (the benchmark's splitter), by (variant, data set, repeat, position)."""
     found = {}
-    for variant, response in all_responses(imported):
-        if is_failure_text(response) and reproduce != "authors":
-            continue
+    for variant, run, response in all_responses(imported):
+        if (is_failure_text(response) and reproduce != "authors") or run.measured is not None:
+            continue  # a failure is not scored; the authors' per-response file gives its own values
         found[(variant, response.dataset, response.repeat, response.index)] = split_sentences(response.content)
     return found
 
 
-def all_responses(imported: ImportedRuns) -> list[tuple[str, Response]]:
-    out = [(r.solution, r) for r in imported.primary.responses or []]
+def all_responses(imported: ImportedRuns) -> list[tuple[str, LoggedRun, Response]]:
+    primary = imported.primary
+    out = [(r.solution, primary, r) for r in primary.responses or []]
     for suffix, run in imported.systems:
-        out += [(f"{r.solution}-{suffix}", r) for r in run.responses or []]
+        out += [(f"{r.solution}-{suffix}", run, r) for r in run.responses or []]
     return out
+
+
+AUTHORS_FILE = "the authors' per-response file (openai/text-embedding-3-small at 512 dimensions)"
+
+
+def embedder_label(imported: ImportedRuns, named: str | None) -> str | None:
+    """What made RF, RC, AF and AC: the authors' per-response file where the folders have it, else the embedder
+    named (None: nothing, with --embedding-model none)."""
+    runs = [imported.primary, *(run for _, run in imported.systems)]
+    logged = [run.measured is not None for run in runs]
+    if all(logged):
+        return AUTHORS_FILE
+    if any(logged):
+        return f"{AUTHORS_FILE} where the folder has it, else {named or 'nothing (not measured)'}"
+    return named
 
 
 def _verdict_entry(judge: str, metric: str, verdict: Any, reproduce: str) -> dict[str, Any]:
@@ -324,7 +340,11 @@ def build_items(
             variant = response.solution + suffix
             sentences = split.get((variant, response.dataset, response.repeat, response.index))
             quantities, ads, other_flow = None, [], None
-            if vectors is not None and sentences is not None:
+            if run.measured is not None and not (is_failure_text(response) and reproduce != "authors"):
+                logged = run.measured.get(response.key, {})
+                quantities = {name: logged.get(name) for name in EMBEDDED}
+                ads = sorted(ad_indices(split_sentences(response.content), response.product))
+            elif vectors is not None and sentences is not None:
                 found = quantitative_metrics(
                     sentences, [vectors[s.strip()] for s in sentences], response.product, ad_flow
                 )
@@ -343,7 +363,7 @@ def build_items(
                     ad_flow=ad_flow,
                     ad_flow_other=other_flow,
                     run_name=run.name,
-                    embedded=vectors is not None,
+                    embedded=vectors is not None or run.measured is not None,
                 )
             )
     return sorted(items, key=lambda r: r["nodeid"])
@@ -373,6 +393,7 @@ def folder_summary(imported: ImportedRuns) -> list[str]:
     lines.append(
         f"{primary.folder.name}: {len(responses):,} responses, judged by {primary.judge} "
         f"({sum(not v.readable for vs in primary.verdicts.values() for v in vs)} verdict(s) with no readable category)"
+        + ("; RF, RC, AF, AC from its evaluation_result.json" if primary.measured is not None else "")
     )
     for run in imported.judges:
         unreadable = sum(not v.readable for vs in run.verdicts.values() for v in vs)

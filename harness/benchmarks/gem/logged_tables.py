@@ -60,7 +60,9 @@ COST = (
 
 def is_authors_embedder(label: str | None) -> bool:
     """The authors' evaluator's embedder: text-embedding-3-small at 512 dimensions (as the import labels it)."""
-    return label is not None and "text-embedding-3-small" in label and label.endswith("at 512 dimensions")
+    if label is None or " else " in label:  # mixed: some runs embedded by another model
+        return False
+    return "text-embedding-3-small" in label and "512 dimensions" in label
 
 
 def group_key(result: dict[str, Any], extra: tuple[str, ...] = ()) -> tuple[Any, ...]:
