@@ -69,7 +69,7 @@ class Guard:
         names = []
         for _, shown in self.names:
             words = [re.escape(w) for w in _WORD.findall(fold(shown)) if w not in {"dr", "prof"}]
-            names += [r"[\s-]+".join(words), r"[\s-]+".join(reversed(words))]
+            names += [r"[\s'’-]+".join(words), r"[\s'’-]+".join(reversed(words))]
         self._names = re.compile(r"(?<!\w)(?:" + "|".join(names) + r")(?!\w)") if names else None
         self._terms = re.compile("|".join(f"(?:{p.pattern})" for p, _, _ in self.terms)) if self.terms else None
 

@@ -4,7 +4,8 @@ Used by tests/test_world_background.py (which holds the background to caps) and 
 `python scripts/generate_world_background.py --variety`. A sentence is a run of five or more words between
 sentence ends, markup removed; a shape is five words in a row where names and numbers are masked (a
 capitalised word becomes X, a number 0), so "joined Tiffinly in 2019 as" and "joined Yatrik in 2021 as"
-are one shape. Headings (lines starting with #, or wholly in bold) are neither.
+are one shape. Headings (lines starting with #, or wholly in bold) are neither, and a short label that opens a
+line ("Stack:", "Former members:") is left out.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"[*_|`>]+")
+_LABEL = re.compile(r"^([^:.!?]{1,40}):\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 SENTENCE_WORDS = 5
@@ -30,6 +32,9 @@ def lines_of(text: str) -> list[str]:
             continue
         if line.startswith("**") and line.endswith("**") and line.count("**") == 2:  # a bold line is a heading
             continue
+        label = _LABEL.match(line)
+        if label and len(label.group(1).split()) <= 5:  # "Stack: ...", "Former members: ...": a label, then data
+            line = line[label.end() :]
         out.append(" ".join(_MARKUP.sub(" ", _LINK.sub(r"\1", line.lstrip("-").strip())).split()))
     return out
 
