@@ -9,6 +9,7 @@ lock timeout is safe for many xdist workers on one directory (see docs/providers
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import json
@@ -221,21 +222,38 @@ class CallCache:
         self.store.set_many(namespace, {key: {**value, "stored_at": now} for key, value in entries.items()})
 
     @contextlib.asynccontextmanager
-    async def claim(self, key: str, poll_s: float = 0.02) -> AsyncIterator[None]:
+    async def claim(self, key: str, poll_s: float = 0.02, namespace: str | None = None) -> AsyncIterator[None]:
         """Hold the right to make call `key` across processes (xdist workers on one cache directory, or
         machines on one shared store).
 
         While one process makes a call, another that wants the identical call waits here, then finds the
         reply in the cache: the call is paid once. The store arbitrates (lock files on the local disk, keys
-        with a time to live in Redis). Only in `use` mode (other modes neither share nor reuse answers) and
-        only when the cache is shared with other processes (a lone process shares calls in flight in
-        memory, at no cost).
+        with a time to live in Redis). Only in `use` mode (other modes neither share nor reuse answers). A
+        process that believes itself alone takes the local lock file too: another run may start on the same
+        cache directory at any time, and a call both want is then paid once.
         """
-        if self.mode is not CacheMode.USE or not self.shared:
+        if self.mode is not CacheMode.USE:
             yield
             return
-        async with self.store.claim(key, poll_s):
+        if self.shared:
+            async with self.store.claim(key, poll_s):
+                yield
+            return
+        # A lone process takes the local claim too (a lock file: microseconds), so that another run on the same
+        # cache directory (two pytest runs at once) that wants this call waits for it instead of paying again.
+        # Its writes stay batched: a run that waited reads the entry once the writer thread has put it there.
+        started = time.monotonic()
+        async with self.local.claim(key, poll_s):
+            if namespace is not None and time.monotonic() - started >= poll_s:  # someone else held it
+                await self._entry_written(namespace, key)
             yield
+
+    async def _entry_written(self, namespace: str, key: str, patience_s: float = 2.0) -> None:
+        """After waiting on another run's claim: give its batched write a moment to land (a call that
+        failed there writes nothing, and this run then makes it)."""
+        deadline = time.monotonic() + patience_s
+        while self.store.get(namespace, key) is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
 
     def stats(self) -> dict[str, dict[str, int]]:
         """Entries and bytes per namespace (of the shared store, when there is one)."""

@@ -25,11 +25,14 @@ def _runs_newest_first(report_dir: Path) -> list[Path]:
     return sorted((p for p in report_dir.glob("*/results.json")), key=lambda p: p.parent.name, reverse=True)
 
 
-def _print_table(rows: list[list[str]], header: list[str]) -> None:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=False)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=False)))
-    for row in rows:
-        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=False)))
+def _print_table(rows: list[list[str]], header: list[str], keys: int = 1) -> None:
+    """An aligned table that fits the terminal (harness.report.fit: split into blocks, never wrapped)."""
+    from harness.report.fit import fit_table, output_width
+
+    for line in fit_table(
+        header, [[str(c) for c in r] for r in rows], output_width(), keys=keys, right=[False] * len(header)
+    ):
+        print(line)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -292,12 +292,25 @@ class TaskItem(_OneLineReports, pytest.Item):
     def runtest(self) -> None:
         assert self.result is not None
         error = self.result["error"]
+        why = self._why()
         if error is not None:  # the system under test failed the task: it scored 0, a pytest failure
-            raise ScoreBelowThreshold(f"[{error['kind']}] {error['message']} (the system under test failed: score 0)")
+            raise ScoreBelowThreshold(
+                f"[{error['kind']}] {error['message']} (the system under test failed: score 0){why}"
+            )
         if not self.result["passed"]:
             raise ScoreBelowThreshold(
-                f"score {self.result['score']:.1f} is below the pass threshold {self.result['pass_threshold']:g}"
+                f"score {self.result['score']:.1f} is below the pass threshold {self.result['pass_threshold']:g}{why}"
             )
+
+    def _why(self) -> str:
+        """`: expected X; got Y`, unless the run withholds its references."""
+        from harness.reference import failure_line
+
+        assert self.result is not None
+        if self.config.stash[SETTINGS].withhold_references:
+            return ""
+        line = failure_line(self.result)
+        return f": {line}" if line else ""
 
     def result_for_report(self, when: str, outcome: str, error: dict[str, str] | None) -> dict[str, Any] | None:
         if when == "setup" and outcome != "passed":

@@ -294,10 +294,12 @@ class ItemContext:
             text_parser=text_parser,
         )
         panel.verdicts += mechanical
+        shown = shown_prompt(prompt)
         for verdict in panel.verdicts:
-            self.judges.append({"judge": verdict.model, "template": label, "ok": True, "value": verdict.value})
+            entry = {"judge": verdict.model, "template": label, "ok": True, "value": verdict.value}
+            self.judges.append(entry if verdict.model == REFERENCE_JUDGE else {**entry, "prompt": shown})
         for model, reason in panel.failures.items():
-            self.judges.append({"judge": model, "template": label, "ok": False, "error": reason})
+            self.judges.append({"judge": model, "template": label, "ok": False, "error": reason, "prompt": shown})
         if panel.failures:
             failed = ", ".join(f"{m}: {r}" for m, r in panel.failures.items())
             raise JudgeError(
@@ -337,9 +339,13 @@ class ItemContext:
                 text_parser=text_parser,
             )
         except JudgeError as exc:
-            self.judges.append({"judge": first.model, "template": label, "ok": False, "error": str(exc)[:300]})
+            self.judges.append(
+                {"judge": first.model, "template": label, "ok": False, "error": str(exc)[:300],
+                 "prompt": shown_prompt(prompt)}
+            )  # fmt: skip
             raise
-        self.judges.append({"judge": first.model, "template": label, "ok": True, "value": verdict.value})
+        entry = {"judge": first.model, "template": label, "ok": True, "value": verdict.value}
+        self.judges.append({**entry, "prompt": shown_prompt(prompt)})
         return verdict
 
     @property
@@ -381,9 +387,12 @@ class ItemContext:
                 text_parser=text_parser,
             )
         except Exception as exc:
-            self.judges.append({"judge": model, "template": label, "ok": False, "error": str(exc)[:300]})
+            failure = {"judge": model, "template": label, "ok": False, "error": str(exc)[:300]}
+            self.judges.append({**failure, "prompt": shown_prompt(prompt)})
             raise
-        self.judges.append({"judge": model, "template": label, "ok": True, "value": verdict.value})
+        self.judges.append(
+            {"judge": model, "template": label, "ok": True, "value": verdict.value, "prompt": shown_prompt(prompt)}
+        )
         return verdict
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
@@ -399,6 +408,15 @@ class ItemContext:
         if not self.services.base.model:
             raise ConfigError(f"{what} needs a base model: pass --model")
         return self.services.base.model
+
+
+def shown_prompt(prompt: Any) -> str | None:
+    """The judge's prompt as it was sent (each message under its role), as the report keeps it: a reader
+    of a failed item sees exactly what the judge was shown, the reference and the answer included."""
+    from harness.result import clip_prompt
+
+    messages = getattr(prompt, "messages", None) or ()
+    return clip_prompt("\n\n".join(f"[{m.get('role', '?')}]\n{_text_of(m.get('content'))}" for m in messages))
 
 
 def _text_of(content: Any) -> str:

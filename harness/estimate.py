@@ -97,8 +97,8 @@ def previous_results(report_dir: Path, settings: Any, limit: int = 20) -> dict[t
     return found
 
 
-def estimate_run(specs: list[Any], settings: Any) -> list[str]:
-    """The lines `--estimate` prints for these items (pytest's TaskItem specs)."""
+def estimate_run(specs: list[Any], settings: Any, width: int | None = None) -> list[str]:
+    """The lines `--estimate` prints for these items (pytest's TaskItem specs), tables fit to `width`."""
     replayed = replay_from_cache(specs, settings) if can_replay(settings) and specs else None
     cache = None
     if settings.cache_mode.value in ("use", "replay") and (settings.cache_dir.is_dir() or settings.cache_url):
@@ -111,7 +111,8 @@ def estimate_run(specs: list[Any], settings: Any) -> list[str]:
             remote, _ = shared_parts(settings, "estimate")
         cache = CallCache(settings.cache_dir, settings.cache_mode, remote=remote)
     try:
-        return lines(summarise(estimate_items(specs, settings, cache, replayed), settings))
+        items = estimate_items(specs, settings, cache, replayed)
+        return lines(summarise(items, settings), width) + stage_lines(by_stage(items, settings), width)
     finally:
         if cache is not None:
             cache.close()
@@ -244,15 +245,64 @@ def summarise(items: list[ItemEstimate], settings: Any) -> dict[str, SuiteEstima
     return dict(sorted(suites.items()))
 
 
-def lines(suites: dict[str, SuiteEstimate]) -> list[str]:
-    header = (
-        f"{'suite':<24} {'items':>6} {'calls':>9} {'cached':>8} {'tokens in':>12} {'tokens out':>11} {'cost $':>10}  "
-        "basis"
-    )
-    out = ["harness estimate (no call was made)", header]
+STAGES = {"sut": "system under test", "judge": "judges", "embed": "embeddings"}
+
+
+def by_stage(items: list[ItemEstimate], settings: Any) -> dict[str, SuiteEstimate]:
+    """The same totals by stage: the system under test's calls, the judges' and the embeddings'. A stage's
+    cost is its tokens at its models' prices, less the item's share of calls the cache will answer."""
+    from harness.llm.pricing import load_price_file, price_for
+
+    user_prices = load_price_file(settings.price_file) if settings.price_file else {}
+    models = {"sut": [settings.model], "judge": list(settings.judge_models), "embed": [settings.embedding_model]}
+    stages: dict[str, SuiteEstimate] = defaultdict(SuiteEstimate)
+    for item in items:
+        item_calls = sum(n.calls for n in item.needs.values())
+        paid_share = max(0.0, 1 - item.cached_calls / item_calls) if item_calls else 0.0
+        for namespace, need in item.needs.items():
+            stage = stages[namespace]
+            stage.items += 1
+            stage.calls += need.calls
+            stage.cached_calls += need.calls * (1 - paid_share)
+            stage.input_tokens += need.input_tokens
+            stage.output_tokens += need.output_tokens
+            chosen = models.get(namespace, [settings.model])
+            for model in chosen:
+                price = price_for(model, user_prices)
+                if price is None:
+                    stage.unknown_prices.add(model)
+                    continue
+                share = 1 / len(chosen)
+                stage.cost_usd += paid_share * price.cost(need.input_tokens * share, need.output_tokens * share)
+    order = list(STAGES)
+    return dict(sorted(stages.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
+
+
+def stage_lines(stages: dict[str, SuiteEstimate], width: int | None = None) -> list[str]:
+    """The by-stage table under the suites' (calls, tokens and cost; the basis is the suites')."""
+    from harness.report.fit import fit_table
+
+    if not stages:
+        return []
+    rows = [_cells(STAGES.get(name, name), s) for name, s in stages.items()]
+    return fit_table(["by stage", "items", "calls", "cached", "tokens in", "tokens out", "cost $"], rows, width)
+
+
+def _cells(name: str, s: SuiteEstimate) -> list[str]:
+    cost = f"{s.cost_usd:.4f}" + ("+?" if s.unknown_prices else "")
+    return [name, str(s.items), f"{s.calls:.0f}", f"{s.cached_calls:.0f}", f"{s.input_tokens:,.0f}",
+            f"{s.output_tokens:,.0f}", cost]  # fmt: skip
+
+
+def lines(suites: dict[str, SuiteEstimate], width: int | None = None) -> list[str]:
+    """The suites' table (fit to `width`, harness.report.fit), its total, and the models without a price."""
+    from harness.report.fit import fit_table
+
+    header = ["suite", "items", "calls", "cached", "tokens in", "tokens out", "cost $", "basis"]
+    rows = []
     total = SuiteEstimate()
     for name, s in suites.items():
-        out.append(_line(name, s))
+        rows.append(_row(name, s))
         total.items += s.items
         total.calls += s.calls
         total.cached_calls += s.cached_calls
@@ -262,19 +312,17 @@ def lines(suites: dict[str, SuiteEstimate]) -> list[str]:
         total.from_runs += s.from_runs
         total.from_cache += s.from_cache
         total.unknown_prices |= s.unknown_prices
-    out.append(_line("ALL", total))
+    rows.append(_row("ALL", total))
+    right = [False, True, True, True, True, True, True, False]
+    out = ["harness estimate (no call was made)", *fit_table(header, rows, width, right=right)]
     if total.unknown_prices:
         out.append(f"no known price for {', '.join(sorted(total.unknown_prices))}: their calls are not in the cost "
                    "(give prices with --price-file)")  # fmt: skip
     return out
 
 
-def _line(name: str, s: SuiteEstimate) -> str:
+def _row(name: str, s: SuiteEstimate) -> list[str]:
     basis = f"{s.from_runs} from earlier runs, {s.items - s.from_runs - s.from_cache} from defaults"
     if s.from_cache:
         basis += f", {s.from_cache} from the shared cache"
-    cost = f"{s.cost_usd:.4f}" + ("+?" if s.unknown_prices else "")
-    return (
-        f"{name[:24]:<24} {s.items:>6} {s.calls:>9.0f} {s.cached_calls:>8.0f} {s.input_tokens:>12,.0f} "
-        f"{s.output_tokens:>11,.0f} {cost:>10}  {basis}"
-    )
+    return [*_cells(name, s), basis]

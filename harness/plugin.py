@@ -52,14 +52,19 @@ def pytest_configure(config: pytest.Config) -> None:
 
     add_run_secrets(settings.run_secrets())
     _check_cache_url(config, settings)
+    _check_endpoints(config, settings)
     from harness import progress, sharding
 
     sharding.register(config)
     progress.register(config)
-    run_id = xdist_support.shared_run_id(config) or new_run_id()
-    state = config.stash[RUN_STATE] = RunState(run_id=run_id, started_at=time.time())
+    resume = _load_resume(settings)
+    run_id = xdist_support.shared_run_id(config) or (resume.run_id if resume else new_run_id())
+    started = resume.started_at if resume else time.time()
+    state = config.stash[RUN_STATE] = RunState(run_id=run_id, started_at=started, resume=resume)
+    if resume is not None and not xdist_support.is_worker(config):
+        state.results = [dict(r) for r in resume.kept]  # the finished part: kept, not run again
     if not xdist_support.is_worker(config):
-        _check_system_under_test(settings, state)
+        _check_system_under_test(settings, state, Path(str(config.invocation_params.dir)))
     _serve_local_model(config, settings, state)
     config.pluginmanager.register(InterruptStopsWork(config), "harness-interrupt")
     if not xdist_support.is_worker(config):
@@ -69,6 +74,20 @@ def pytest_configure(config: pytest.Config) -> None:
         hooks = xdist_support.ControllerHooks(run_id, state, local, str(settings.rootdir))
         config.pluginmanager.register(hooks, "harness-xdist-controller")
     state.prewarm = _prewarm_http_client(config, settings)
+
+
+def _load_resume(settings: Any) -> Any:
+    """--resume RUN: the interrupted run this one finishes (every process reads it: workers deselect its
+    finished items too)."""
+    if not settings.resume:
+        return None
+    from harness.errors import ConfigError
+    from harness.resume import load_resume
+
+    try:
+        return load_resume(settings.resume, settings.report_dir, settings.public())
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from exc
 
 
 def run_project(config: pytest.Config) -> Path:
@@ -122,7 +141,7 @@ def _prewarm_http_client(config: pytest.Config, settings: Any) -> Any:
     return thread
 
 
-def _check_system_under_test(settings: Any, state: RunState) -> None:
+def _check_system_under_test(settings: Any, state: RunState, invocation: Path) -> None:
     """Fail at start-up, not once per item, when the system under test cannot work at all."""
     from harness.errors import ConfigError
 
@@ -132,7 +151,10 @@ def _check_system_under_test(settings: Any, state: RunState) -> None:
 
             load_callable(settings.agent, settings.rootdir)
         if settings.agent_cmd:
+            from harness.preflight import check_agent_command
             from harness.services import command_sandbox
+
+            check_agent_command(settings.agent_cmd, invocation)
 
             sandbox = command_sandbox(settings)
             state.sandbox = sandbox.description
@@ -155,6 +177,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
+    resume = config.stash[RUN_STATE].resume
+    if resume is not None:  # --resume: the items the interrupted run finished are not run again
+        done = [i for i in items if i.nodeid in resume.kept_nodeids]
+        if done:
+            config.hook.pytest_deselected(items=done)
+            items[:] = [i for i in items if i.nodeid not in resume.kept_nodeids]
 
 
 def _sampled(items: list[pytest.Item], n: int) -> tuple[list[pytest.Item], list[pytest.Item]]:
@@ -230,6 +258,28 @@ def _check_cache_url(config: pytest.Config, settings: Any) -> None:
         raise pytest.UsageError(str(exc)) from exc
 
 
+def _check_endpoints(config: pytest.Config, settings: Any) -> None:
+    """Refuse before paying (harness.preflight): the price file, --max-cost with a model nobody has a price
+    for, and each distinct endpoint once (provider, key, an answer to a free request). Checked once, by the
+    process that owns the run, and only for a run that may call a model."""
+    if xdist_support.is_worker(config) or not _may_run_tasks(config):
+        return
+    option = config.option
+    if option.collectonly or getattr(option, "help", False) or getattr(option, "version", False):
+        return
+    from harness import preflight
+    from harness.errors import ConfigError
+
+    try:
+        prices = preflight.check_price_file(settings)
+        if getattr(option, "estimate", False):
+            return  # an estimate makes no call: it needs prices, not keys
+        preflight.check_budget(settings, prices)
+        preflight.check_endpoints(settings)
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from exc
+
+
 def _check_before_any_call(config: pytest.Config) -> None:
     """Stop before any item runs (and anything is paid for) when the run cannot finish properly."""
     from harness.errors import ConfigError
@@ -282,8 +332,11 @@ def _print_estimate(session: pytest.Session) -> None:
     from harness.estimate import estimate_run
 
     specs = [item.spec for item in session.items if isinstance(item, TaskItem)]
-    report = estimate_run(specs, session.config.stash[SETTINGS])
+    from harness.report.fit import output_width
+
     reporter = session.config.pluginmanager.getplugin("terminalreporter")
+    width = output_width(getattr(getattr(reporter, "_tw", None), "_file", None))
+    report = estimate_run(specs, session.config.stash[SETTINGS], width)
     for line in report:
         if reporter is not None:
             reporter.write_line(line)
@@ -450,6 +503,24 @@ def pytest_cmdline_main(config: pytest.Config) -> Any:
     return (yield)
 
 
+def _mark_incomplete(session: pytest.Session, state: RunState, exitstatus: int) -> None:
+    """Whether the run finished (harness.resume): an interrupt, an early stop or missing items mark it.
+    A resumed run's exit status counts the failures of the part it kept."""
+    from harness.resume import incompleteness
+
+    kept = state.resume.kept if state.resume is not None else []
+    state.incomplete = incompleteness(
+        interrupted=exitstatus == pytest.ExitCode.INTERRUPTED,
+        stopped_early=bool(session.shouldstop or session.shouldfail),
+        expected=state.total_items + len(kept),
+        done=len(state.results),
+        run_id=state.run_id,
+        argv=[str(a) for a in session.config.invocation_params.args],
+    )
+    if session.exitstatus == pytest.ExitCode.OK and any(r.get("outcome") == "failed" for r in kept):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def _report_not_written(config: pytest.Config, reason: str) -> None:
     line = f"harness ERROR: the run's report was not written: {reason} (no file was left half-written)"
     reporter = config.pluginmanager.getplugin("terminalreporter")
@@ -493,6 +564,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
     state.finished_at = time.time()
     settings = config.stash[SETTINGS]
+    _mark_incomplete(session, state, exitstatus)
     from harness.atomic_write import WriteFailed
 
     try:

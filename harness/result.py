@@ -10,6 +10,7 @@ from typing import Any
 
 from harness.errors import HarnessError, SystemFailure
 from harness.llm.records import CallRecord
+from harness.reference import expected_line, reference_of
 from harness.scores import Scores
 from harness.secrets import redact_text
 from harness.tracebacks import plain_traceback
@@ -175,8 +176,11 @@ def build_result(
     if error is not None and error.get("fault") != "system":
         score = None
     passed = None if score is None else bool(score >= pass_threshold and error is None)
+    reference = _reference(task)
     return {
         **_identity(task, variant, repeat, labels),
+        "reference": reference,
+        "expected": expected_line(reference),
         "score": score,
         "pass_threshold": pass_threshold,
         "passed": passed,
@@ -190,6 +194,14 @@ def build_result(
         "calls": call_records,
         "latency_s": round(elapsed_s, 4),
     }
+
+
+def _reference(task: Any) -> dict[str, Any] | None:
+    """The task's reference, never a reason to lose the item's result."""
+    try:
+        return plain_json(reference_of(task), "reference")
+    except Exception:  # a kind's own reference that fails: the result keeps everything else
+        return None
 
 
 def error_result(
@@ -217,8 +229,11 @@ def error_result(
         }
     )
     error = {"fault": "harness", **error}
+    reference = _reference(task) if task is not None else None
     return {
         **identity,
+        "reference": reference,
+        "expected": expected_line(reference),
         "score": None,
         "pass_threshold": None,
         "passed": None,

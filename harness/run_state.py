@@ -34,6 +34,8 @@ class RunState:
     local_endpoint: Any = None  # where this process sends the embedded model's calls (LocalEndpoint)
     sandbox: str | None = None  # how command agents run (harness.sandbox), for the header
     prewarm: Any = None  # the thread importing the HTTP client (harness.plugin), joined before exit
+    resume: Any = None  # harness.resume.Resume: the interrupted run this one finishes (--resume)
+    incomplete: dict[str, Any] | None = None  # why the run did not finish (harness.resume), once it ends
 
     def add_result(self, result: dict[str, Any]) -> None:
         self.results.append(result)

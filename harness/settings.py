@@ -212,6 +212,31 @@ def add_options(parser: Any) -> None:
         help="Start no new call once the run has spent this much; later calls become errors.",
     )
     add("--price-file", default=None, help="JSON prices for models litellm does not know.")
+    add(
+        "--allow-unpriced",
+        action="store_true",
+        help="Run under --max-cost even though a model has no known price (its calls then count as $0: the "
+        "budget does not bind them). Without it, such a run is refused before any call.",
+    )
+    add(
+        "--withhold-references",
+        action="store_true",
+        help="Keep the references (expected answers, experts' lists) and the judges' prompts out of the "
+        "terminal and every report, for a private test set; the run records that it did.",
+    )
+    add(
+        "--include-incomplete",
+        action="store_true",
+        help="Accept an interrupted run as --baseline, and read interrupted runs' history for Tech-Market Fit "
+        "(both are refused or left out by default).",
+    )
+    add(
+        "--resume",
+        default=None,
+        metavar="RUN",
+        help="Finish an interrupted run (its id or folder): its finished items are kept, the rest run, and "
+        "the result is one run under the same id.",
+    )
     add("--temperature", type=float, default=None, help="Temperature for the system under test.")
     add("--max-tokens", type=int, default=None, help="Max output tokens for the system under test.")
     add("--seed", type=int, default=None, help="Seed passed to the system under test where supported.")
@@ -342,6 +367,10 @@ class Settings:
     run_group: str | None = None
     cache_url: str | None = None
     html: bool = True
+    allow_unpriced: bool = False
+    withhold_references: bool = False
+    resume: str | None = None
+    include_incomplete: bool = False
     judge_api_key_env: str | None = None
     embedding_api_base: str | None = None
     embedding_api_key_env: str | None = None
@@ -432,6 +461,8 @@ class Settings:
             "pass_threshold": self.pass_threshold,
             "min_judge_agreement": self.min_judge_agreement,
             "max_cost_usd": self.max_cost_usd,
+            "allow_unpriced": self.allow_unpriced,
+            "withhold_references": self.withhold_references,
             "sut_settings": self.sut_settings,
             "benchmark_options": self.benchmark_options,
         }
@@ -541,9 +572,17 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
             from harness.report.run_files import RunDocumentError, read_run_document
 
             try:  # all of it, now: a baseline found unreadable after the run would waste what the run paid
-                read_run_document(baseline)
+                document = read_run_document(baseline)
             except RunDocumentError as exc:
                 problems.append(f"--baseline {exc}")
+            else:
+                partial = (document.get("run") or {}).get("incomplete")
+                if partial and not getattr(opt, "include_incomplete", False):
+                    problems.append(
+                        f"--baseline {baseline}: that run is incomplete ({partial.get('reason')}, "
+                        f"{partial.get('items_done')} of {partial.get('items_expected')} items); finish it with "
+                        "--resume, or pass --include-incomplete to compare with it anyway"
+                    )
     if opt.fail_on_regression is not None and opt.baseline is None:
         problems.append("--fail-on-regression needs --baseline (the run to compare with)")
     if opt.fail_on_regression is not None and not opt.fail_on_regression >= 0:
@@ -642,6 +681,10 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         run_group=opt.run_group,
         cache_url=opt.cache_url,
         html=not opt.no_html,
+        allow_unpriced=bool(getattr(opt, "allow_unpriced", False)),
+        withhold_references=bool(getattr(opt, "withhold_references", False)),
+        resume=getattr(opt, "resume", None),
+        include_incomplete=bool(getattr(opt, "include_incomplete", False)),
         judge_models=judges,
         judge_api_base=opt.judge_api_base,
         judge_api_key_env=opt.judge_api_key_env,

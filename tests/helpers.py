@@ -76,9 +76,14 @@ class Project:
             *args,
         ]
 
-    def pytest(self, *args: str, env: dict[str, str] | None = None, timeout: float = 300) -> RunOutput:
+    def pytest(self, *args: str, env: dict[str, str | None] | None = None, timeout: float = 300) -> RunOutput:
+        """Run pytest on the project; `env` adds variables, and removes those it maps to None."""
         full_env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
-        full_env.update(env or {})
+        for name, value in (env or {}).items():
+            if value is None:
+                full_env.pop(name, None)
+            else:
+                full_env[name] = value
         done = subprocess.run(
             self.command(*args), cwd=self.root, capture_output=True, text=True, env=full_env, timeout=timeout
         )

@@ -46,6 +46,15 @@ SKELETON_SHARE = 0.03  # no sentence pattern on more than 3 % of pages
 LAYOUTS = sorted(render.LAYOUT_WEIGHTS["YouTube"])
 # The briefs rewritten as trade-offs (issue 27); the set only grows.
 CALIBRATED = {
+    "mk-app-quietharbor-meditation-uk",
+    "mk-app-kondate-note-japan",
+    "mk-ecom-brambleback-protein-snacks-uk",
+    "mk-app-slumbersmith-sleep-au",
+    "mk-game-emberfall-oathbound-sea",
+    "mk-game-vortice-5v5-br-mx",
+    "mk-game-dugout-dynasty-tr-es",
+    "mk-game-marram-point-us-uk",
+    "mk-game-willowbrook-acres-cozy",
     "mk-game-mochi-merge-jp-kr",
     "mk-game-ironclad-meridian-eu",
     "mk-game-encore-lane-kr",

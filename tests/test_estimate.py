@@ -46,3 +46,25 @@ def test_an_earlier_run_is_the_better_estimate_and_its_cached_calls_are_free(pro
     # another system has no earlier run: defaults again
     other = project.pytest("evals/sample", *stub_args(fresh_stub, "--model", "openai/stub-other"), "--estimate")
     assert "0 from earlier runs, 24 from defaults" in other.stdout
+
+
+def test_the_estimate_breaks_its_totals_down_by_stage(project: Project, fresh_stub: Any) -> None:
+    project.copy_sample()
+    prices = project.write(
+        "prices.json",
+        json.dumps({"openai/stub-sut": {"input_cost_per_token": 1e-6, "output_cost_per_token": 2e-6},
+                    "openai/stub-judge": {"input_cost_per_token": 3e-6, "output_cost_per_token": 4e-6}}),
+    )  # fmt: skip
+    run = project.pytest("evals/sample", *stub_args(fresh_stub), "--cache-mode", "off", "--price-file", str(prices))
+    by_namespace: dict[str, int] = {}
+    for result in run.run["results"]:
+        for call in result["calls"]:
+            by_namespace[call["namespace"]] = by_namespace.get(call["namespace"], 0) + 1
+    out = project.pytest("evals/sample", *stub_args(fresh_stub), "--estimate", "--price-file", str(prices))
+    rows = {cells[0]: cells[1:] for cells in (re.split(r"\s{2,}", line.strip()) for line in out.stdout.splitlines())}
+    assert "by stage" in rows, out.stdout
+    assert int(rows["system under test"][1]) == by_namespace["sut"]
+    assert int(rows["judges"][1]) == by_namespace["judge"]
+    suite = estimate_line(out.stdout, "sample")
+    stage_cost = float(rows["system under test"][5]) + float(rows["judges"][5])
+    assert abs(stage_cost - float(suite[6])) < 1e-3 and stage_cost > 0  # nothing cached: every call is paid

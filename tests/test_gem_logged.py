@@ -133,6 +133,13 @@ def test_unreadable_verdicts_are_judge_failures_unless_the_authors_behaviour_is_
     failed = [e for r in main for e in r["judges"] if not e["ok"]]
     assert {e["judge"] for e in failed} == {"gpt-4.1-mini", "kimi-k2"} and len(failed) == 47
     assert not any(r["incomplete"] for r in authors)
+    # the tables say what is missing and what would fill it (running again would not: the logs are final)
+    from harness.benchmarks.gem.logged_tables import tables
+
+    (table3,) = [t for t in tables(fixed, aggregation="item", embedder=None, judge="j") if t["name"] == "gem_table3"]
+    assert table3["incomplete"]["unmeasured_cells"] == 7  # 6 of the full run's and 1 of the MiniLM run's
+    assert "logged verdicts whose text names no category" in table3["incomplete"]["message"]
+    assert "rerun" not in table3["incomplete"]["message"]
     same = next(r for r in authors if r["nodeid"] == nodeid)
     assert same["metrics"][metric] is not None
     assert any(e.get("value", {}).get("authors_default") for e in same["judges"])
@@ -302,7 +309,7 @@ def test_a_malformed_partial_or_mismatched_folder_is_one_located_line_and_nothin
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], done.stderr
-    assert not list((tmp_path / "reports").rglob("results.json")) if (tmp_path / "reports").exists() else True
+    assert not list(tmp_path.rglob("results.json")) and not list(tmp_path.rglob("*.csv"))  # no run, no history
 
 
 def test_a_rejudged_folder_must_follow_the_run_whose_responses_it_judges(tmp_path: Path) -> None:
@@ -441,3 +448,32 @@ def test_a_per_response_file_of_another_run_is_refused(minilm_copy: Path, tmp_pa
     assert done.returncode == 2
     assert "evaluation_result.json: the mean response_flow of gi-r mt_human repeat 0" in done.stderr
     assert "(not one run)" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_imported_runs_report_opens_in_chromium_with_the_tables(minilm_copy: Path, tmp_path: Path) -> None:
+    from test_html_report import CHROMIUM, CHROMIUM_FLAGS
+
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    _only_mt_human(minilm_copy)
+    done = _import(minilm_copy, tmp_path, "--embedding-model", "none")
+    assert done.returncode == 0, done.stderr
+    reports = tmp_path / "reports"
+    url = (reports / (reports / "LATEST").read_text().strip() / "report.html").as_uri()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        problems: list[str] = []
+        requests: list[str] = []
+        page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(url, wait_until="load")
+        text = page.inner_text("body")
+        browser.close()
+    assert problems == [] and requests == [url], (problems, requests)
+    assert "GEM-Bench effectiveness from the authors' logged run" in text
+    assert "heads its first four columns RF, RC, AF, AC" in text
+    assert "GEM-Bench logged run imported" in text and "the authors' token accounting" in text

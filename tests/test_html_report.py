@@ -64,7 +64,7 @@ def test_a_large_run_keeps_each_items_texts_bounded() -> None:
     assert len(page) < 600 * 6_000  # capped per item (the whole texts stay in results.json)
     assert "more characters in results.json" in page
     assert page.count("<h4>Prompt</h4><pre>") == 1 and page.count('The same as <a href="#item-1">') == 599
-    assert page.count('class="item"') == 600
+    assert page.count('<details class="item ') == 600
 
 
 @pytest.fixture
@@ -158,3 +158,60 @@ def test_no_html_skips_the_page_and_the_cli_builds_it_later(project: Project, st
         [sys.executable, "-m", "harness.cli", "report", str(folder), "--html"], capture_output=True, text=True
     )
     assert built.returncode == 0 and (folder / "report.html").is_file()
+
+
+WIDTH_CHECKS = """() => {
+  const out = {overflow: document.documentElement.scrollWidth - window.innerWidth, clipped: [], small: [],
+               hidden_cells: [], texts: 0};
+  for (const svg of document.querySelectorAll('.chart svg')) {
+    const box = svg.getBoundingClientRect();
+    for (const text of svg.querySelectorAll('text')) {
+      const r = text.getBoundingClientRect();
+      if (!r.width) continue;
+      out.texts += 1;
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+        out.clipped.push(text.textContent);
+      if (r.height < 9) out.small.push(text.textContent + ' ' + r.height.toFixed(1));
+    }
+  }
+  for (const td of document.querySelectorAll('table.cards td')) {
+    const r = td.getBoundingClientRect();
+    if (r.width && r.right > window.innerWidth + 1) out.hidden_cells.push(td.dataset.label + ': ' + td.textContent);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+def test_the_report_is_legible_at_390_and_1400_px(report_with_baseline: Path, width: int) -> None:
+    """In chromium: no sideways overflow, no chart text clipped by its chart or smaller than 9 px on screen,
+    and at phone width every table cell (the item, its score, the reason) within the screen."""
+    if CHROMIUM is None:
+        reason = "Debian's chromium is not installed (apt-get install chromium); .ci/run installs it"
+        if os.environ.get("HARNESS_REQUIRE_CHROMIUM"):
+            pytest.fail(f"{reason}, and HARNESS_REQUIRE_CHROMIUM is set")
+        pytest.skip(reason)
+    from PIL import Image
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto(report_with_baseline.as_uri(), wait_until="load")
+        found = page.evaluate(WIDTH_CHECKS)
+        png = page.screenshot(full_page=True)
+        first_failed = page.locator("#failed details.item").first.inner_text() if width == 390 else ""
+        perfect = report_with_baseline.parent / "perfect.html"  # a suite at 100: its label at the chart's edge
+        perfect.write_text(render_html(run_of([item(n, "Paris", score=100.0) for n in range(3)])))
+        page.goto(perfect.as_uri(), wait_until="load")
+        edge = page.evaluate(WIDTH_CHECKS)
+        browser.close()
+    assert edge["texts"] >= 5 and edge["clipped"] == [] and edge["overflow"] <= 0, edge
+    assert found["texts"] >= 20, found
+    assert found["overflow"] <= 0, f"the page is {found['overflow']} px wider than the screen"
+    assert found["clipped"] == [], found["clipped"]
+    assert found["small"] == [], found["small"]
+    assert found["hidden_cells"] == [], found["hidden_cells"][:10]
+    assert Image.open(io.BytesIO(png)).size[0] == width  # the screenshot of the whole page: no wider
+    if width == 390:
+        assert "score" in first_failed and "Expected" in first_failed and "Answer" in first_failed

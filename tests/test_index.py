@@ -567,6 +567,17 @@ def test_tmf_from_history_rows_measures_cost_and_latency_per_agent_version() -> 
     assert "Tech-Market Fit reached (stage 3)" in text and "Against time" in text and "`nameless`" in text
 
 
+def test_tmf_with_no_agent_placed_is_not_a_stage() -> None:
+    """No agent has a known cost for every item: there is nothing to place, so no stage (issue 28)."""
+    rows = [{"agent": "unpriced", "version": "", "task": "t1", "task_version": "1", "score": "80", "outcome": "passed",
+             "system_cost_usd": "", "system_latency_s": "", "expert_minutes": "30"}]  # fmt: skip
+    doc = tmf.assess_history(rows, hourly_rate=60, min_score=60, expert_score=90)
+    assert doc["points"] == [] and doc["missing"] == ["unpriced"]
+    text = "\n".join(tmf.markdown_section({**doc, "suites": ["x"]}))
+    assert "stage 1" not in text and "not reached" not in text, text
+    assert "not assessed: no agent could be placed" in text and "unpriced" in text and "--price-file" in text
+
+
 def test_plots_have_the_same_bytes_for_the_same_data() -> None:
     rows = [
         {"agent": "a", "version": "1", "date": "2026-01-01", "theta": -0.5, "low": -0.9, "high": -0.1},

@@ -327,6 +327,7 @@ def test_max_cost_stops_new_calls(project: Project, sample_stub: StubProcess) ->
             {
                 "openai/stub-sut": {"input_cost_per_token": 0.001, "output_cost_per_token": 0.001},
                 "openai/stub-judge": {"input_cost_per_token": 0.001, "output_cost_per_token": 0.001},
+                "openai/stub-embed": {"input_cost_per_token": 0.0, "output_cost_per_token": 0.0},
             }
         ),
     )
@@ -358,12 +359,15 @@ def test_keys_go_only_to_their_own_endpoint_and_never_reach_files(project: Proje
     assert keyed.run["totals"]["errors"] == 0, keyed.stdout[-2000:]
     assert sample_stub.stats()["seen_auth"] == [f"Bearer {secrets['STUB_GATEWAY_KEY']}"]
     assert keyed.run["run"]["options"]["api_key_env"] == "STUB_GATEWAY_KEY"
-    # A wrong key is a clear provider error, and still nothing secret is written anywhere.
-    sample_stub.control(required_key="another-key-entirely")
+    # A wrong key is refused once, before any call (the endpoint's free model list refuses it), and still
+    # nothing secret is written or printed anywhere.
+    sample_stub.control(required_key="another-key-entirely", reset_stats=True)
     denied = project.pytest(
         "evals", *stub_args(sample_stub), *named, "--cache-mode", "refresh", "-k", "capital", env=secrets
     )
-    assert denied.run["totals"]["errors"] == 2
+    assert denied.returncode == 4 and "refused the key (HTTP 401)" in denied.stderr, denied.stderr
+    assert sample_stub.stats()["requests"] == 0
+    assert not any(secret in denied.stdout + denied.stderr for secret in secrets.values())
     files = [p for d in (out.report_dir, out.cache_dir) for p in d.rglob("*") if p.is_file()]
     assert files
     for path in files:

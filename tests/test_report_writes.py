@@ -29,6 +29,7 @@ def _in_small_tmpfs(folder: str, size: int, script: str, cwd: Path) -> subproces
     return done
 
 
+@pytest.mark.needs_bwrap
 def test_a_full_report_disk_is_one_line_and_leaves_nothing_half_written(project: Project, stub: StubProcess) -> None:
     project.copy_sample()
     reports = "/run/harness-test-reports"
@@ -49,6 +50,7 @@ def test_a_full_report_disk_is_one_line_and_leaves_nothing_half_written(project:
     assert not any("history" in name or "LATEST" in name or ".tmp" in name for name in files), files
 
 
+@pytest.mark.needs_bwrap
 def test_a_file_that_cannot_be_written_keeps_its_previous_version(tmp_path: Path) -> None:
     """The rename comes last: a write the disk refuses leaves what was there, and no temporary file."""
     folder = "/run/harness-test-atomic"
@@ -110,3 +112,23 @@ def test_sigkill_while_writing_never_leaves_a_file_cut_short(tmp_path: Path) -> 
         process.wait(timeout=30)
         assert len(json.loads((folder / "results.json").read_text())["results"]) == 3000
         assert (folder / "LATEST").read_text() in ("run-id\n",) or not (folder / "LATEST").exists()
+
+
+@pytest.mark.needs_bwrap
+def test_harness_merge_on_a_full_disk_is_one_line_and_writes_nothing(project: Project, stub: StubProcess) -> None:
+    """The merged run goes through the same writer: a full output disk is exit 3 and one line."""
+    project.copy_sample()
+    files = []
+    for k in (1, 2):
+        out = project.pytest("evals/sample/facts.yaml", *stub_args(stub), "--shard", f"{k}/2", "--no-html")
+        assert out.returncode in (0, 1), out.stdout[-2000:]
+        files.append(project.report_dir / (project.report_dir / "LATEST").read_text().strip() / "results.json")
+    merged = "/run/harness-test-merged"
+    command = [sys.executable, "-m", "harness.cli", "merge", *map(str, files), "--no-html", "--output", merged]
+    script = f'{shlex.join(command)}; echo "exit=$?"; find {merged} -type f'
+    done = _in_small_tmpfs(merged, FULL_DISK, script, project.root)
+    assert "exit=3" in done.stdout, done.stdout + done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("harness merge: the merged run was not written: cannot write ") and merged in line
+    assert "No space left on device" in line
+    assert done.stdout.split("exit=3", 1)[1].split() == [], "nothing left in the full folder"

@@ -200,8 +200,9 @@ def test_the_pre_run_check_runs_the_relay_as_items_will(tmp_path: Path, monkeypa
 
     monkeypatch.setattr(sandbox, "interpreter", lambda: tmp_path / "nowhere" / "python")
     common: dict[str, Any] = {"named_files": [], "env_names": [], "protected": [], "limits": sandbox.Limits()}
-    with pytest.raises(ConfigError, match="the relay to the gateway could not start inside the sandbox"):
+    with pytest.raises(ConfigError, match="the relay to the gateway could not start inside the sandbox") as caught:
         sandbox.plan("bwrap", "true", tmp_path, network="gateway", **common)
+    assert "\n" not in str(caught.value)
     assert sandbox.plan("bwrap", "true", tmp_path, network="shared", **common).mode == "bwrap"
 
 

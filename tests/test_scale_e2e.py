@@ -86,7 +86,10 @@ def test_shards_on_one_redis_merge_into_the_run_one_machine_makes(
     env = {"STUB_API_KEY": API_KEY}
     keys = ["--api-key-env", "STUB_API_KEY", "--judge-api-key-env", "STUB_API_KEY", "--no-html"]
     prices = project.write(
-        "prices.json", '{"openai/stub-sut": {"input_cost_per_token": 0.001, "output_cost_per_token": 0}}'
+        "prices.json",
+        '{"openai/stub-sut": {"input_cost_per_token": 0.001, "output_cost_per_token": 0}, '
+        '"openai/stub-judge": {"input_cost_per_token": 0, "output_cost_per_token": 0}, '
+        '"openai/stub-embed": {"input_cost_per_token": 0, "output_cost_per_token": 0}}',
     )
     keys += ["--price-file", str(prices)]
     common = ["evals", *stub_args(fresh_stub), *keys, "--progress-interval", "0"]

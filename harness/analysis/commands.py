@@ -31,7 +31,18 @@ def _rows(args: argparse.Namespace) -> list[dict[str, str]]:
     if not everything:
         where = history.history_dir(Path(args.report_dir))
         raise SystemExit(f"harness: no history in {where} (run a suite, or `harness history import`)")
-    chosen = index.select(everything, suites=_split(args.suite), periods=_split(args.period), kinds=_split(args.kind))
+    include = bool(getattr(args, "include_incomplete", False))
+    chosen = index.select(
+        everything, suites=_split(args.suite), periods=_split(args.period), kinds=_split(args.kind),
+        include_incomplete=include,
+    )  # fmt: skip
+    left_out = sorted({r["run_id"] for r in everything if r.get("incomplete")}) if not include else []
+    if left_out:
+        print(
+            f"harness: {len(left_out)} interrupted run(s) left out ({', '.join(left_out[:3])}"
+            f"{'...' if len(left_out) > 3 else ''}): finish them with --resume, or pass --include-incomplete",
+            file=sys.stderr,
+        )
     if not chosen:
         raise SystemExit("harness: the history has no scored results for this selection (--suite, --period, --kind)")
     return chosen
@@ -224,6 +235,9 @@ def _selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--suite", default=None, help="only these suites (comma-separated)")
     parser.add_argument("--period", default=None, help="only these evaluation periods (comma-separated)")
     parser.add_argument("--kind", default=None, help="only these task kinds (comma-separated)")
+    parser.add_argument(
+        "--include-incomplete", action="store_true", help="also read interrupted runs (left out by default)"
+    )
 
 
 def add_commands(sub: Any, add_common: Any) -> None:

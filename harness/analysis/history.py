@@ -27,7 +27,7 @@ from harness.wellformed import well_formed_text
 COLUMNS = (
     "run_id", "agent", "version", "date", "period", "suite", "kind", "task", "task_version", "variant",
     "repeat", "outcome", "score", "level", "k", "n", "cost_usd", "latency_s", "expert_minutes", "source",
-    "system_cost_usd", "system_latency_s", "calibrated_score",
+    "system_cost_usd", "system_latency_s", "calibrated_score", "incomplete",
 )  # fmt: skip
 HISTORY = "history"
 SCORE_TRIALS = 4.0  # an item's 0..100 score weighs as a five-point level does
@@ -62,6 +62,7 @@ def run_rows(
 
     meta = run["run"]
     day = date or str(meta.get("started_at") or "")[:10] or dt.date.today().isoformat()
+    partial = "1" if meta.get("incomplete") else ""  # an interrupted run: the index and TMF leave it out
     rows = []
     for result in run["results"]:
         level_range = None
@@ -106,6 +107,7 @@ def run_rows(
                 "system_latency_s": _num(system_latency),
                 # what blind solves scored on the task (its calibration): the index's prior for its difficulty
                 "calibrated_score": _num(((result.get("metadata") or {}).get("calibration") or {}).get("mean_score")),
+                "incomplete": partial,
             }
         )
     return rows

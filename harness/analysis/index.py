@@ -45,12 +45,15 @@ def select(
     suites: list[str] | None = None,
     periods: list[str] | None = None,
     kinds: list[str] | None = None,
+    include_incomplete: bool = False,
 ) -> list[dict[str, str]]:
-    """The scored rows of the chosen suites, periods and kinds."""
+    """The scored rows of the chosen suites, periods and kinds; rows of an interrupted run (marked
+    `incomplete`) only when asked: a part of a run is not a measure of the system."""
     return [
         r
         for r in rows
         if r.get("k") not in (None, "")
+        and (include_incomplete or not r.get("incomplete"))
         and (not suites or r.get("suite") in suites)
         and (not periods or r.get("period") in periods)
         and (not kinds or r.get("kind") in kinds)

@@ -373,6 +373,13 @@ def _verdict(doc: dict[str, Any]) -> str:
     unit = doc.get("unit", "USD")
     what = "cost" if unit == "USD" else "time"
     points = {p["label"]: p for p in doc["points"]}
+    if not points:  # nothing to set against the market: not a verdict on any agent
+        missing = doc.get("missing") or []
+        known = "price" if unit == "USD" else "time"
+        named = f" ({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''})" if missing else ""
+        return f"not assessed: no agent could be placed, none has a known {what} for every item{named}; " + (
+            "give the models' prices with --price-file" if known == "price" else "their times were not kept"
+        )
     if not doc["reached"]:
         return (
             f"not reached (stage 1): no agent's supply curve enters the market's acceptable region; a person "

@@ -136,6 +136,9 @@ class Benchmark:
     # by the kind from its results in harness.report.tables.compute_table's format and shown after the
     # declared tables, everywhere they are.
     derived_tables: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+    # The item's reference as reports show it beside the answer (plain JSON); None uses the task's
+    # ground_truth without its defaults (harness.reference).
+    reference: Callable[[Any], dict[str, Any] | None] | None = None
     # The order of named judge levels, lowest first, per judged dimension (`judge_levels` key): with it, the
     # agreement of a judge panel on that dimension is also measured as ordinal (alpha ordinal, quadratic
     # kappa; harness.report.agreement). Numeric levels need none.

@@ -117,8 +117,20 @@ async def run_qa(task: object, ctx: ItemContext) -> Scores:
 
 
 def check_qa(task: Any, task_path: Path, checks: CollectionChecks) -> list[str]:
-    """The judge template of a judged task must exist before anything is paid for."""
+    """Before anything is paid for: the judge template of a judged task must exist, and a regex task's
+    answer and aliases must be valid patterns."""
     scoring: QAScoring = task.scoring
+    if scoring.method == "regex":
+        truth: QATruth = task.ground_truth
+        problems = []
+        for field, pattern in [("ground_truth.answer", truth.answer)] + [
+            (f"ground_truth.aliases[{i}]", alias) for i, alias in enumerate(truth.aliases)
+        ]:
+            try:
+                re.compile(pattern, re.IGNORECASE)
+            except re.error as exc:
+                problems.append(f"field '{field}': {pattern!r} is not a valid regular expression ({exc})")
+        return problems
     if scoring.method == "judge":
         problem = checks.template_problem(scoring.template)
         return [f"field 'scoring.template': {problem}"] if problem else []

@@ -8,9 +8,13 @@ So the process raises its soft limit to the hard one at start (where allowed), a
 
 - at the cap, the oldest idle connection (one that has not sent a whole request's head yet, or waits after
   its reply) is closed to admit the new one: an idle or trickling flood cannot lock other items out (their
-  connections send their request at once); when none is idle, the new connection is refused (closed);
+  connections send their request at once); when none is idle, the new connection is refused. Either is
+  told why (HTTP 503 with the reason and Retry-After, then closed);
 - an item has at most MAX_CALLS_PER_ITEM requests in progress (and calls in flight); more are refused with
   HTTP 429 and a reason;
+- under `--agent-network gateway`, each item reaches the gateway through a socket of its own, which relays
+  at most MAX_CONNECTIONS_PER_ITEM connections at once (harness.sandbox.serve_gateway_socket); one more is
+  told why (HTTP 503) and closed;
 - each cause is logged once, when it first happens, and counted; the counts reach the run's warnings.
 """
 
@@ -26,6 +30,7 @@ DESCRIPTORS_PER_CONNECTION = 3
 MAX_CONNECTIONS = 4096
 MIN_CONNECTIONS = 16
 MAX_CALLS_PER_ITEM = 64
+MAX_CONNECTIONS_PER_ITEM = 64  # under --agent-network gateway, where each item has a socket of its own
 _log = logging.getLogger("harness.gateway")
 
 
@@ -46,6 +51,23 @@ def connection_cap(descriptors: int) -> int:
     """How many connections the gateway admits with `descriptors` open files allowed."""
     share = (descriptors - RESERVED_DESCRIPTORS) // DESCRIPTORS_PER_CONNECTION
     return max(MIN_CONNECTIONS, min(MAX_CONNECTIONS, share))
+
+
+def turn_away(transport: Any, reason: str) -> None:
+    """Answer a connection the gateway will not serve with HTTP 503 and the reason (an OpenAI-style error
+    body, which SDKs show), then close it: the reply is a few hundred bytes, written at once."""
+    import json
+
+    body = json.dumps({"error": {"message": reason, "type": "harness_error", "code": "gateway_busy"}}).encode()
+    head = (
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n"
+        f"Retry-After: 1\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    try:
+        transport.write(head.encode() + body)
+        transport.close()
+    except Exception:  # a transport already gone
+        transport.abort()
 
 
 class Notices:
@@ -84,7 +106,8 @@ class ConnectionGate:
             self.notices.note("evicted", f"the model gateway closed idle connections (open, no request) to "
                               f"admit new ones: it holds at most {self.limit}")  # fmt: skip
             self.release(oldest)
-            oldest_transport.abort()
+            turn_away(oldest_transport, f"the model gateway closed this idle connection to admit another: it "
+                      f"holds at most {self.limit}; open a connection when you send a request")  # fmt: skip
         self.open.add(connection)
         self.idle[connection] = transport
         return True
@@ -116,7 +139,7 @@ def gated_protocol(gate: ConnectionGate) -> type:
 
         def connection_made(self, transport: Any) -> None:  # type: ignore[override]
             if not gate.admit(self, transport):
-                transport.abort()
+                turn_away(transport, f"the model gateway holds {gate.limit} connections, all busy: retry shortly")
                 return
             self._admitted = True
             super().connection_made(transport)

@@ -206,7 +206,7 @@ class LLMClient:
         if cached is None and key in self._inflight:  # the same call is in flight for another item here
             reply, record = await self._wait_for_shared(key, namespace, request.model, hashes, stage, sink)
         elif cached is None:
-            async with self.cache.claim(key):  # across processes: one of them pays, the others read
+            async with self.cache.claim(key, namespace=namespace):  # across processes: one pays, the others read
                 cached = self.cache.get(namespace, key)
                 if cached is None:
                     reply, record = await self._call_shared(request, namespace, key, sink, stage)

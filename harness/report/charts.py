@@ -14,9 +14,16 @@ MAX_POINTS = 3000  # a scatter of more items draws an even sample of them: the p
 WIDTH = 760
 
 
+ROW_NAME_CHARS = 16  # a row's name on a chart: room for it at the narrow-screen text size (ROWS_LEFT)
+ROWS_LEFT = 210
+
+
 def _rows_axis(names: list[str]) -> Axis:
+    def shown(name: str) -> str:
+        return name if len(name) <= ROW_NAME_CHARS else name[: ROW_NAME_CHARS - 1] + "…"
+
     return Axis(-0.7, len(names) - 0.3, ticks=list(range(len(names))),
-                tick_names={float(i): name[:28] for i, name in enumerate(names)})  # fmt: skip
+                tick_names={float(i): shown(name) for i, name in enumerate(names)})  # fmt: skip
 
 
 def suite_scores(suites: dict[str, dict[str, Any]]) -> str | None:
@@ -26,13 +33,14 @@ def suite_scores(suites: dict[str, dict[str, Any]]) -> str | None:
         return None
     names = [name for name, _ in rows]
     y = _rows_axis(names[::-1])
-    chart = Chart(WIDTH, 60 + 34 * len(rows), Axis(0, 100, label="mean score (0-100), with its 95 % interval"), y)
+    x = Axis(0, 100, label="mean score (0-100), with its 95 % interval")
+    chart = Chart(WIDTH, 70 + 40 * len(rows), x, y, left=ROWS_LEFT)
     for position, (_name, stats) in enumerate(rows):
         row = len(rows) - 1 - position
         mean = stats["mean_score"]
         low, high = stats.get("score_interval") or (mean, mean)
         chart.interval(row, low, high, mean, COLOURS[0])
-        chart.text(high, row, f"{mean:.1f}", dx=8)
+        chart.text(mean, row, f"{mean:.1f}", anchor="middle", dy=-13)  # above its mark: 100 stays inside
     return chart.svg("Mean score per suite with its 95 % interval")
 
 
@@ -44,8 +52,8 @@ def comparison_deltas(comparisons: list[dict[str, Any]], fail_margin: float | No
     reach = [abs(v) for c in rows for v in (c["delta"], c.get("low"), c.get("high")) if v is not None]
     reach.append(abs(fail_margin or 0))
     span = max(5.0, max(reach) * 1.15)
-    x = Axis(-span, span, label="change in mean score (points), paired, with its 95 % bootstrap interval")
-    chart = Chart(WIDTH, 70 + 34 * len(rows), x, _rows_axis([c["suite"] for c in rows][::-1]))
+    x = Axis(-span, span, label="change in mean score, points (paired, 95 % interval)")
+    chart = Chart(WIDTH, 80 + 40 * len(rows), x, _rows_axis([c["suite"] for c in rows][::-1]), left=ROWS_LEFT)
     chart.vline(0, "#333333")
     if fail_margin is not None:
         chart.vline(-fail_margin, VERDICT_COLOURS["regressed"], dashed=True,

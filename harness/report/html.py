@@ -13,7 +13,8 @@ repeated across repeats and variants is shown once, and charts with thousands of
 from __future__ import annotations
 
 import json
-from html import escape
+import re
+from html import escape, unescape
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,7 @@ td.right, th.right, td.num { text-align: right; font-variant-numeric: tabular-nu
 .scroll { overflow-x: auto; }
 blockquote { margin: 8px 0; padding: 6px 12px; border-left: 4px solid var(--failed); background: #fef9e7; }
 blockquote.notice { border-color: var(--accent); background: #ebf5fb; }
+blockquote.incomplete-run { border-color: var(--error); background: #fdedec; }
 pre { white-space: pre-wrap; word-break: break-word; background: var(--bg-alt); padding: 8px 10px;
   border: 1px solid var(--line); max-height: 28em; overflow: auto; font-size: 12.5px; margin: 4px 0; }
 details { margin: 2px 0; }
@@ -76,6 +78,29 @@ details.suite > summary { font-weight: 600; font-size: 15px; }
 .chart svg { max-width: 100%; height: auto; }
 .kv { color: var(--muted); font-size: 13px; }
 .gate-fail { color: var(--error); font-weight: 600; }
+section#items > input[type=radio] { margin-left: 12px; }
+#show-failed:checked ~ .item-list details.item:not(.failed),
+#show-errors:checked ~ .item-list details.item:not(.error),
+#show-passed:checked ~ .item-list details.item:not(.passed) { display: none; }
+#show-failed:checked ~ .item-list details.suite:not(.has-failed),
+#show-errors:checked ~ .item-list details.suite:not(.has-error),
+#show-passed:checked ~ .item-list details.suite:not(.has-passed) { display: none; }
+.expected { border-left: 4px solid var(--passed); padding-left: 8px; }
+/* Narrow screens (a phone at 390 px): charts keep legible text (in the charts' own units, scaled down with
+   them to about 10 px), tables become one card per row (every cell visible: item, score, reason), and the
+   navigation scrolls sideways instead of covering the page. */
+@media (max-width: 700px) {
+  header, nav, main { padding-left: 10px; padding-right: 10px; }
+  nav { overflow-x: auto; white-space: nowrap; }
+  .chart svg text { font-size: 21px; }
+  table.cards thead { display: none; }
+  table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
+  table.cards tr { border: 1px solid var(--line); margin: 0 0 8px; }
+  table.cards td { border: none; border-bottom: 1px solid var(--bg-alt); text-align: left; white-space: normal;
+    overflow-wrap: anywhere; }
+  table.cards td::before { content: attr(data-label); display: block; color: var(--muted); font-size: 12px; }
+  details > summary, main p, main li, header p { overflow-wrap: anywhere; }
+}
 """
 
 
@@ -106,11 +131,14 @@ def _table(header: list[str], rows: list[list[str]], numeric: set[int] | None = 
     numeric = numeric or set()
     right, number = ' class="right"', ' class="num"'
     head = "".join(f"<th{right if i in numeric else ''}>{h}</th>" for i, h in enumerate(header))
+    labels = [f' data-label="{_e(unescape(re.sub(r"<[^>]*>", "", h)))}"' for h in header]
     body = "".join(
-        "<tr>" + "".join(f"<td{number if i in numeric else ''}>{c}</td>" for i, c in enumerate(row)) + "</tr>"
+        "<tr>"
+        + "".join(f"<td{number if i in numeric else ''}{labels[i]}>{c}</td>" for i, c in enumerate(row))
+        + "</tr>"
         for row in rows
     )
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    return f'<div class="scroll"><table class="cards"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def _chart(svg: str | None, caption: str) -> str:
@@ -151,6 +179,11 @@ def _header(run: dict[str, Any]) -> str:
 def _notices(run: dict[str, Any]) -> str:
     meta = run["run"]
     out = []
+    if meta.get("incomplete"):
+        from harness.resume import incomplete_line
+
+        out.append(f'<blockquote class="incomplete-run"><strong>{_e(incomplete_line(meta["incomplete"]))}</strong>'
+                   "</blockquote>")  # fmt: skip
     if meta.get("notice"):
         out.append(f'<blockquote class="notice"><strong>Note:</strong> {_e(meta["notice"])}</blockquote>')
     out += [f"<blockquote><strong>Warning:</strong> {_e(w)}</blockquote>" for w in meta.get("warnings") or []]
@@ -333,6 +366,9 @@ def _judges(result: dict[str, Any], caps: dict[str, int]) -> str:
         label = f"<code>{_e(verdict.get('judge'))}</code> on {_e(verdict.get('template'))}"
         if not verdict.get("ok"):
             parts.append(f'<p>{label}: <span class="gate-fail">no verdict</span> ({_e(verdict.get("error"))})</p>')
+            if verdict.get("prompt"):
+                shown = _pre(verdict["prompt"], caps["prompt"])
+                parts.append(f"<details><summary>What the judge was shown</summary>{shown}</details>")
             continue
         value = verdict.get("value")
         reasoning = None
@@ -348,6 +384,9 @@ def _judges(result: dict[str, Any], caps: dict[str, int]) -> str:
         )
         if reasoning:
             parts.append(_pre(reasoning, caps["answer"]))
+        if verdict.get("prompt"):
+            shown = _pre(verdict["prompt"], caps["prompt"])
+            parts.append(f"<details><summary>What the judge was shown</summary>{shown}</details>")
     return "".join(parts)
 
 
@@ -392,7 +431,9 @@ def _trajectory(details: dict[str, Any], caps: dict[str, int]) -> str:
     )
 
 
-def _item(result: dict[str, Any], anchor: str, caps: dict[str, int], seen_prompts: dict[str, str]) -> str:
+def _item(
+    result: dict[str, Any], anchor: str, caps: dict[str, int], seen_prompts: dict[str, str], opened: str = ""
+) -> str:
     usage = result.get("usage") or {}
     outcome = result["outcome"]
     summary = (
@@ -410,6 +451,8 @@ def _item(result: dict[str, Any], anchor: str, caps: dict[str, int], seen_prompt
     error = result.get("error")
     if error:
         parts.append(f"<h4>Error ({_e(error.get('kind'))})</h4>{_pre(error.get('message', ''), caps['answer'])}")
+    if result.get("expected") is not None:
+        parts.append(f'<h4>Expected</h4><p class="expected">{_e(result["expected"])}</p>')
     prompt = result.get("prompt")
     if prompt:
         if prompt in seen_prompts:
@@ -421,6 +464,8 @@ def _item(result: dict[str, Any], anchor: str, caps: dict[str, int], seen_prompt
             parts.append("<h4>Prompt</h4>" + _pre(prompt, caps["prompt"]))
     if result.get("answer") is not None:
         parts.append("<h4>Answer</h4>" + _pre(result["answer"], caps["answer"]))
+    if result.get("reference") is not None:
+        parts.append("<h4>Reference</h4>" + _json(result["reference"], caps["json"]))
     metrics = result.get("metrics") or {}
     if metrics:
         cells = " &middot; ".join(
@@ -434,7 +479,7 @@ def _item(result: dict[str, Any], anchor: str, caps: dict[str, int], seen_prompt
     rest = {k: v for k, v in details.items() if k != "trajectory"}
     if rest:
         parts.append("<h4>Benchmark details</h4>" + _json(rest, caps["json"]))
-    return f'<details class="item" id="{anchor}">{summary}{"".join(parts)}</details>'
+    return f'<details class="item {_e(outcome)}" id="{anchor}"{opened}>{summary}{"".join(parts)}</details>'
 
 
 def _items(results: list[dict[str, Any]], anchors: dict[int, str]) -> str:
@@ -445,8 +490,10 @@ def _items(results: list[dict[str, Any]], anchors: dict[int, str]) -> str:
         by_suite.setdefault(result.get("suite") or "?", []).append(result)
     parts = [
         f'<section id="items"><h2>Items ({len(results)})</h2>'
-        '<p class="muted">Open a suite, then an item: its prompt, answer, judges\' reasoning, calls and trajectory. '
-        "Long texts are cut here; results.json holds them whole.</p>"
+        '<p class="muted">Open a suite, then an item: its prompt, answer, reference, judges\' reasoning and '
+        "prompts, calls and trajectory. Long texts are cut here; results.json holds them whole.</p>",
+        FILTER,
+        '<div class="item-list">',
     ]
     for suite, items in sorted(by_suite.items()):
         counts = {o: sum(r["outcome"] == o for r in items) for o in ("passed", "failed", "error")}
@@ -455,12 +502,49 @@ def _items(results: list[dict[str, Any]], anchors: dict[int, str]) -> str:
             f"{counts['failed']} failed, {counts['error']} errors)</span>"
         )
         body = "".join(_item(r, anchors[id(r)], caps, seen) for r in items)
+        has = "".join(f" has-{o}" for o in ("passed", "failed", "error") if counts[o])
         parts.append(
-            f'<details class="suite"{" open" if len(by_suite) == 1 and len(items) <= 50 else ""}>'
+            f'<details class="suite{has}"{" open" if len(by_suite) == 1 and len(items) <= 50 else ""}>'
             f"<summary>{summary}</summary>{body}</details>"
         )
-    parts.append("</section>")
+    parts.append("</div></section>")
     return "".join(parts)
+
+
+# A filter that needs no script: radio buttons before the list, and CSS that hides the other outcomes.
+FILTER = (
+    '<input type="radio" name="show" id="show-all" checked><label for="show-all">all</label>'
+    '<input type="radio" name="show" id="show-failed"><label for="show-failed">failed</label>'
+    '<input type="radio" name="show" id="show-errors"><label for="show-errors">errors</label>'
+    '<input type="radio" name="show" id="show-passed"><label for="show-passed">passed</label>'
+)
+FAILED_ROWS = 200
+
+
+def _failed(run: dict[str, Any], results: list[dict[str, Any]]) -> str:
+    """The page's first section: the items below their threshold, lowest score first, each with its
+    answer, reference, judges' reasoning and the judges' prompts as sent (the first one open)."""
+    from harness.report.markdown import failed_first
+
+    failed = failed_first(results)
+    if not failed:
+        return ""
+    caps = _caps(len(results))
+    seen: dict[str, str] = {}
+    withheld = (
+        '<p class="muted">This run withholds its references (--withhold-references).</p>'
+        if run["run"].get("references_withheld")
+        else ""
+    )
+    body = "".join(
+        _item(r, f"failed-{n}", caps, seen, " open" if n == 1 else "") for n, r in enumerate(failed[:FAILED_ROWS], 1)
+    )
+    more = f'<p class="muted">{len(failed) - FAILED_ROWS} more under Items.</p>' if len(failed) > FAILED_ROWS else ""
+    return (
+        f'<section id="failed"><h2>Failed items ({len(failed)})</h2>'
+        '<p class="muted">Lowest score first. Each shows what came, what was expected, and what each judge was '
+        f"shown and said.</p>{withheld}{body}{more}</section>"
+    )
 
 
 def render_html(run: dict[str, Any]) -> str:
@@ -469,6 +553,7 @@ def render_html(run: dict[str, Any]) -> str:
     run = {**run, "results": results}
     anchors = {id(r): f"item-{n}" for n, r in enumerate(results, 1)}
     sections = [
+        _failed(run, results),
         _scores(run),
         _benchmark_tables(run),
         _comparison(run),
@@ -478,9 +563,9 @@ def render_html(run: dict[str, Any]) -> str:
         _errors(run, anchors),
         _items(results, anchors),
     ]
-    titles = [("scores", "Scores"), ("tables", "Benchmark tables"), ("comparison", "Baseline"),
-              ("tmf", "Tech-Market Fit"), ("cost", "Cost"), ("slowest", "Slowest &amp; costliest"),
-              ("errors", "Errors"), ("items", "Items")]  # fmt: skip
+    titles = [("failed", "Failed items"), ("scores", "Scores"), ("tables", "Benchmark tables"),
+              ("comparison", "Baseline"), ("tmf", "Tech-Market Fit"), ("cost", "Cost"),
+              ("slowest", "Slowest &amp; costliest"), ("errors", "Errors"), ("items", "Items")]  # fmt: skip
     present = [(anchor, title) for anchor, title in titles if f'<section id="{anchor}"' in "".join(sections)]
     nav = "<nav>" + "".join(f'<a href="#{a}">{t}</a>' for a, t in present) + "</nav>"
     return (

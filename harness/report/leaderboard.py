@@ -21,6 +21,12 @@ def _run_incomplete(run: dict[str, Any], tables: list[dict[str, Any]]) -> dict[s
     from harness.report.tables import incomplete_message
 
     totals = run.get("totals") or {}
+    unfinished = (run.get("run") or {}).get("incomplete")
+    if unfinished:  # interrupted: a part of a run, whatever its items scored
+        from harness.resume import incomplete_line
+
+        return {"unscored": int(totals.get("errors") or 0), "items": int(totals.get("items") or 0),
+                "unmeasured_cells": 0, "message": incomplete_line(unfinished)}  # fmt: skip
     unscored = int(totals.get("errors") or 0)
     items = int(totals.get("items") or len(run.get("results") or []))
     unmeasured = sum(int((t.get("incomplete") or {}).get("unmeasured_cells") or 0) for t in tables)
@@ -70,10 +76,38 @@ def leaderboard(runs: list[dict[str, Any]]) -> dict[str, Any]:
                 "started_at": run["run"].get("started_at"),
                 "mean_score": (run.get("totals") or {}).get("mean_score"),
                 "incomplete": _run_incomplete(run, run.get("tables") or []),
+                "suites": _suites(run),
                 "tables": tables,
             }
         )
     return {"runs": rows}
+
+
+def _suites(run: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per suite, and `ALL` when the run has several: what any suite has, benchmark table or not."""
+    chosen = dict(sorted((run.get("suites") or {}).items()))
+    if len(chosen) != 1 and run.get("totals"):
+        chosen["ALL"] = run["totals"]
+    keys = ("items", "mean_score", "pass_rate", "system_failures", "errors", "cost_usd", "cost_known")
+    return {name: {k: stats.get(k) for k in keys} for name, stats in chosen.items()}
+
+
+OVERALL = "runs"
+OVERALL_HEADER = ["run", "system", "suite", "items", "mean", "pass", "sysfail", "unscored", "cost $"]
+
+
+def overall_rows(board: dict[str, Any]) -> list[list[str]]:
+    """The board every suite has: per run and suite, mean score, pass rate, items and cost."""
+    lines = []
+    for run in board["runs"]:
+        marked = str(run["run_id"]) + (INCOMPLETE_MARK if run.get("incomplete") else "")
+        for suite, s in (run.get("suites") or {}).items():
+            mean = "-" if s.get("mean_score") is None else f"{s['mean_score']:.1f}"
+            rate = "-" if s.get("pass_rate") is None else f"{s['pass_rate'] * 100:.0f}%"
+            cost = "-" if s.get("cost_usd") is None else f"{s['cost_usd']:.4f}" + ("" if s.get("cost_known") else "+?")
+            lines.append([marked, run["system"], suite, str(s.get("items") or 0), mean, rate,
+                          str(s.get("system_failures") or 0), str(s.get("errors") or 0), cost])  # fmt: skip
+    return lines
 
 
 INCOMPLETE_MARK = " (INCOMPLETE)"
@@ -83,7 +117,7 @@ def board_rows(board: dict[str, Any]) -> dict[str, tuple[list[str], list[list[st
     """Per table: (header, rows of text cells), runs in the order given. An incomplete run is marked after its
     id, a value with judged values missing gets a `*` (as in the one-run tables), and every row shows its
     items, system failures (scored 0) and unscored items."""
-    out: dict[str, tuple[list[str], list[list[str]]]] = {}
+    out: dict[str, tuple[list[str], list[list[str]]]] = {OVERALL: (OVERALL_HEADER, overall_rows(board))}
     names = list(dict.fromkeys(name for run in board["runs"] for name in run["tables"]))
     for name in names:
         labels = list(

@@ -71,6 +71,10 @@ def render_summary(run: dict[str, Any]) -> str:
     origin = provenance(meta)
     if origin:
         lines.append(f"- {origin}")
+    if meta.get("incomplete"):
+        from harness.resume import incomplete_line
+
+        lines += ["", f"> **{incomplete_line(meta['incomplete'])}**"]
     if meta.get("notice"):
         lines += ["", f"> **Note:** {meta['notice']}"]
     for warning in meta.get("warnings") or []:
@@ -103,13 +107,58 @@ def render_summary(run: dict[str, Any]) -> str:
             lines.append(f"| `{r['nodeid']}` | {(r['error'] or {}).get('kind')} | {message} |")
         if len(errors) > 50:
             lines.append(f"| ... | | {len(errors) - 50} more in results.json |")
-    failed = [r for r in run["results"] if r["outcome"] == "failed"]
+    failed = failed_first(run["results"])
     if failed:
-        lines += ["", f"## Below threshold ({len(failed)})", "", "| item | score | threshold |", "|---|---:|---:|"]
-        for r in failed[:50]:
-            lines.append(f"| `{r['nodeid']}` | {_num(r['score'])} | {r['pass_threshold']:g} |")
+        lines += ["", *failed_table(failed, withheld=bool(meta.get("references_withheld")))]
     lines += ["", *item_table(run["results"])]
     return "\n".join(lines) + "\n"
+
+
+def failed_first(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The items that scored below their threshold (the system's failures among them), lowest score first."""
+    failed = [r for r in results if r["outcome"] == "failed"]
+    return sorted(failed, key=lambda r: (r.get("score") or 0.0, r["nodeid"]))
+
+
+def judge_reason(result: dict[str, Any]) -> str | None:
+    """The first judge's reasoning, or the system's failure, in one line: why it scored as it did."""
+    error = result.get("error") or {}
+    if error.get("message"):
+        return f"[{error.get('kind')}] {error['message']}"
+    for verdict in result.get("judges") or []:
+        value = verdict.get("value")
+        if isinstance(value, dict):
+            for key in ("reasoning", "analysis", "rationale", "explanation"):
+                if value.get(key):
+                    return str(value[key])
+    reasoning = (result.get("details") or {}).get("judge_reasoning")
+    if isinstance(reasoning, dict) and reasoning:
+        return str(next(iter(reasoning.values())))
+    return None
+
+
+def failed_table(failed: list[dict[str, Any]], *, withheld: bool = False, rows: int = 50) -> list[str]:
+    """summary.md's failed items, lowest score first: what was expected against what came, and why."""
+    from harness.reference import clip
+
+    expected_head = "expected (withheld)" if withheld else "expected"
+    lines = [
+        f"## Failed items ({len(failed)})",
+        "",
+        f"| item | score | threshold | {expected_head} | got | why |",
+        "|---|---:|---:|---|---|---|",
+    ]
+    for r in failed[:rows]:
+        expected = "-" if withheld or r.get("expected") is None else _cell(r["expected"])
+        got = "no answer" if r.get("answer") is None else _cell(clip(r["answer"], 120))
+        why = judge_reason(r)
+        lines.append(
+            f"| `{r['nodeid']}` | {_num(r['score'])} | {r['pass_threshold']:g} | {expected} | {got} | "
+            f"{_cell(clip(why, 200)) if why else '-'} |"
+        )
+    if len(failed) > rows:
+        lines.append(f"| ... | | | | | {len(failed) - rows} more in results.json |")
+    return lines
 
 
 def served_section(served: dict[str, Any]) -> list[str]:

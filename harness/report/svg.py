@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 FONT = "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:11px"
-MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 130, 24, 14, 40
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 130, 36, 14, 48
 
 
 def _fmt(value: float) -> str:
@@ -184,19 +184,24 @@ class Chart:
             )
         if self.x.label:
             middle = _fmt((self.left + self.right) / 2)
-            out.append(f'<text x="{middle}" y="{self.height - 8}" text-anchor="middle">{escape(self.x.label)}</text>')
+            out.append(f'<text x="{middle}" y="{self.height - 4}" text-anchor="middle">{escape(self.x.label)}</text>')
         if self.y.label:
             middle = _fmt((self.top + self.bottom) / 2)
             label = escape(self.y.label)
-            out.append(f'<text transform="translate(12 {middle}) rotate(-90)" text-anchor="middle">{label}</text>')
+            out.append(
+                f'<text transform="translate(3 {middle}) rotate(-90)" text-anchor="middle" '
+                f'dominant-baseline="hanging">{label}</text>'
+            )
         return out
 
     def _legend_marks(self) -> list[str]:
         out = []
+        # room for the longest label at the report's narrow-screen text size (about 12 units a character)
+        start = self.right - max(150, 12 * max((len(label) for label, _ in self._legend), default=0) + 24)
         for number, (label, colour) in enumerate(self._legend):
-            y = self.top + 6 + 14 * number
-            out.append(f'<rect x="{self.right - 150}" y="{y - 4}" width="9" height="9" fill="{colour}"/>')
-            out.append(f'<text x="{self.right - 136}" y="{y + 1}" dominant-baseline="middle">{escape(label)}</text>')
+            y = self.top + 6 + 22 * number
+            out.append(f'<rect x="{start}" y="{y - 4}" width="9" height="9" fill="{colour}"/>')
+            out.append(f'<text x="{start + 14}" y="{y + 1}" dominant-baseline="middle">{escape(label)}</text>')
         return out
 
     def svg(self, title: str) -> str:

@@ -194,19 +194,14 @@ def markdown_table(table: dict[str, Any]) -> list[str]:
     return lines
 
 
-def terminal_table(table: dict[str, Any]) -> list[str]:
-    """The table for the terminal: means only, aligned (intervals are in summary.md and results.json)."""
+def terminal_table(table: dict[str, Any], width: int | None = None) -> list[str]:
+    """The table for the terminal: means only, aligned (intervals are in summary.md and results.json), its
+    columns split into blocks that fit `width` (harness.report.fit)."""
+    from harness.report.fit import fit_table
+
     header = table_header(table)
     rows = [table_row(table, row, False) for row in table["rows"]]
-    widths = [max(len(str(x)) for x in column) for column in zip(header, *rows, strict=True)]
-    lines = [table["title"]]
-    for row in [header, *rows]:
-        lines.append(
-            "  ".join(
-                cell.rjust(w) if i >= len(table["rows_by"]) else cell.ljust(w)
-                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-            )
-        )
+    lines = [table["title"], *fit_table(header, rows, width, keys=len(table["rows_by"]))]
     if table.get("incomplete"):
         lines.append(table["incomplete"]["message"])
     return lines

@@ -14,25 +14,30 @@ def write_summary(reporter: Any, state: Any, settings: Settings) -> None:
     suites = by_suite(results)
     totals = summarize(results)
     reporter.write_sep("=", "harness scores")
+    incomplete = getattr(state, "incomplete", None)
+    if incomplete:
+        from harness.resume import incomplete_line
+
+        reporter.write_line(incomplete_line(incomplete), red=True, bold=True)
     from harness.benchmarks import run_records
 
     for record in run_records(results, settings.public()).values():
         for line in record.get("header") or []:
             reporter.write_line(line)
-    header = (
-        f"{'suite':<24} {'items':>5} {'mean':>6} {'pass':>7} {'sysfail':>7} {'unscored':>8} {'tokens in/out':>17} "
-        f"{'cost $':>10} {'cached':>9}"
-    )
-    reporter.write_line(header)
+    from harness.report.fit import fit_table, output_width
+
+    width = output_width(getattr(getattr(reporter, "_tw", None), "_file", None))
+    header = ["suite", "items", "mean", "pass", "sysfail", "unscored", "tokens in/out", "cost $", "cached"]
+    rows = []
     for name, s in [*suites.items(), ("ALL", totals)]:
         mean = "-" if s["mean_score"] is None else f"{s['mean_score']:.1f}"
         rate = "-" if s["pass_rate"] is None else f"{s['pass_rate'] * 100:.0f}%"
         tokens = f"{s['input_tokens']}/{s['output_tokens']}"
         cost = f"{s['cost_usd']:.4f}" + ("" if s["cost_known"] else "+?")
-        reporter.write_line(
-            f"{name[:24]:<24} {s['items']:>5} {mean:>6} {rate:>7} {s['system_failures']:>7} {s['errors']:>8} "
-            f"{tokens:>17} {cost:>10} {s['cache_hits']:>4}/{s['calls']:<4}"
-        )
+        rows.append([name, str(s["items"]), mean, rate, str(s["system_failures"]), str(s["errors"]), tokens, cost,
+                     f"{s['cache_hits']}/{s['calls']}"])  # fmt: skip
+    for line in fit_table(header, rows, width):
+        reporter.write_line(line)
     if totals["system_failures"]:
         reporter.write_line(
             f"{totals['system_failures']} item(s) failed in the system under test (crash, timeout, no readable or "
@@ -48,7 +53,7 @@ def write_summary(reporter: Any, state: Any, settings: Settings) -> None:
         state.tables = compute_tables(sorted(results, key=lambda r: r["nodeid"]))
     for table in state.tables:
         reporter.write_line("")
-        for line in terminal_table(table):
+        for line in terminal_table(table, width):
             reporter.write_line(line)
     comparison = getattr(state, "comparison", None)
     if comparison:
@@ -57,6 +62,8 @@ def write_summary(reporter: Any, state: Any, settings: Settings) -> None:
         reporter.write_line(f"WARNING: {warning}", yellow=True)
     if settings.uses_local_models:
         reporter.write_line(f"NOTE: {LOCAL_NOTICE}", yellow=True)
+    if incomplete:  # again at the end, where the eye lands
+        reporter.write_line(incomplete_line(incomplete), red=True, bold=True)
 
 
 def _write_comparison(reporter: Any, comparison: dict[str, Any]) -> None:

@@ -51,8 +51,17 @@ def _iso(ts: float | None) -> str | None:
     return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat() if ts else None
 
 
+def withhold_references(result: dict[str, Any]) -> dict[str, Any]:
+    """A result without what would reveal a private test set's answers: its reference, its one-line
+    summary, and the judges' prompts (which quote the reference)."""
+    judges = [{k: v for k, v in j.items() if k != "prompt"} for j in result.get("judges") or []]
+    return {**result, "reference": None, "expected": None, "judges": judges}
+
+
 def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status: int) -> dict[str, Any]:
     results = sorted(state.results, key=lambda r: r["nodeid"])
+    if settings.withhold_references:
+        results = [withhold_references(r) for r in results]
     if state.tables is None:
         state.tables = compute_tables(results)
     # The notice is about scores: the embedded chat model answering or judging. Local embeddings alone
@@ -78,6 +87,9 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
             "local_models": local,
             "notice": LOCAL_NOTICE if local else None,
             "warnings": [*settings.warnings, *state.warnings],
+            "references_withheld": settings.withhold_references,
+            "incomplete": getattr(state, "incomplete", None),
+            "resumed": len(state.resume.kept) if getattr(state, "resume", None) is not None else None,
             "calibration": _calibration(results, settings),
             **run_fields(config),  # inputs (what the run read), shard (with --shard)
         },
@@ -137,7 +149,7 @@ def _tech_market_fit(run: dict[str, Any], settings: Settings, own: list[dict[str
     try:
         earlier = [r for r in history.read_history(settings.report_dir) if r.get("run_id") != run_id]
         mine = [{c: r.get(c, "") for c in history.COLUMNS} for r in own if history.row_problem(r) is None]
-        rows = index.select(earlier + mine, suites=suites)
+        rows = index.select(earlier + mine, suites=suites, include_incomplete=settings.include_incomplete)
         doc = tmf.assess_history(
             rows, hourly_rate=settings.hourly_rate or 0.0, min_score=settings.min_score,
             expert_score=settings.expert_score, shape=settings.acceptance_shape,
@@ -221,8 +233,12 @@ def save_run(run: dict[str, Any], settings: Settings, *, history: bool = True) -
     write_atomic(directory / "summary.md", markdown)
     if history:
         write_rows(history_dir(settings.report_dir) / f"{run_id}.csv", rows)
-    write_atomic(settings.report_dir / "LATEST", run_id + "\n")
-    if settings.save_baseline is not None:
+    incomplete = run["run"].get("incomplete")
+    if not incomplete:  # an interrupted run is never "the latest run": `harness report RUN` shows it
+        write_atomic(settings.report_dir / "LATEST", run_id + "\n")
+    if settings.save_baseline is not None and incomplete:
+        print(f"harness: --save-baseline skipped: run {run_id} is incomplete", file=sys.stderr)
+    elif settings.save_baseline is not None:
         write_atomic(settings.save_baseline, document)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary:

@@ -85,6 +85,8 @@ class StubStats:
     rate_limited: int = 0  # requests refused by max_in_flight
     peak_in_flight: int = 0  # the most requests it worked on at once
     sequence: list[str] = field(default_factory=list)  # each request's fate in order: "ok", "429", "other"
+    model_lists: int = 0  # GET /models: free requests (the harness's check before a run), not in `requests`
+    model_list_auth: set[str] = field(default_factory=set)  # the Authorization headers those carried
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -98,6 +100,8 @@ class StubStats:
             "rate_limited": self.rate_limited,
             "peak_in_flight": self.peak_in_flight,
             "sequence": list(self.sequence),
+            "model_lists": self.model_lists,
+            "model_list_auth": sorted(self.model_list_auth),
         }
 
 
@@ -401,6 +405,17 @@ class StubServer:
             }
         )
 
+    async def models(self, request: Any) -> Any:
+        """The model list, free: what a client asks to see that the server answers and takes its key."""
+        from aiohttp import web
+
+        self.stats.model_lists += 1
+        auth = request.headers.get("Authorization", "")  # kept apart from seen_auth, which the paid calls fill
+        self.stats.model_list_auth.add(auth)
+        if self.config.required_key and auth != f"Bearer {self.config.required_key}":
+            return web.json_response({"error": {"message": "invalid api key (stub)"}}, status=401)
+        return web.json_response({"object": "list", "data": [{"id": "stub", "object": "model"}]})
+
     async def get_stats(self, request: Any) -> Any:
         from aiohttp import web
 
@@ -427,6 +442,8 @@ class StubServer:
         app.router.add_post("/v1/chat/completions", self._limited(self.chat))
         app.router.add_post("/chat/completions", self._limited(self.chat))
         app.router.add_post("/v1/embeddings", self._limited(self.embeddings))
+        app.router.add_get("/v1/models", self.models)
+        app.router.add_get("/models", self.models)
         app.router.add_get("/_stats", self.get_stats)
         app.router.add_post("/_control", self.control)
         return app
@@ -455,7 +472,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--fault-rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--config", default=None, help="JSON with any StubConfig fields")
+    parser.add_argument(
+        "--config", default=None, help="JSON with any StubConfig fields, or a file holding it (answers, judge rules...)"
+    )
     parser.add_argument("--parent", type=int, default=None, help="exit when this process ends")
     args = parser.parse_args(argv)
     if args.parent is not None:
@@ -464,7 +483,10 @@ def main(argv: list[str] | None = None) -> None:
         die_with_parent(args.parent)
     config = StubConfig(latency_s=args.latency, fault_rate=args.fault_rate, seed=args.seed)
     if args.config:
-        config.update(json.loads(args.config))
+        from pathlib import Path
+
+        text = Path(args.config).read_text(encoding="utf-8") if Path(args.config).is_file() else args.config
+        config.update(json.loads(text))
 
     def ready(port: int) -> None:
         print(f"PORT {port}", flush=True)

@@ -11,7 +11,8 @@ What each number is made of:
   whose text names no category is the judge's failure (the metric is unmeasured, marked incomplete), or, under
   `--gem-reproduce authors`, the default category the authors' code put in its place;
 - IR from the logged product, CTR from it and the release's CA-Prod candidates and labels (by title);
-- RF, RC, AF, AC from the sentences of the logged answer, embedded by the embedder named (the authors':
+- RF, RC, AF, AC from the authors' per-response file (evaluation_result.json) when a folder has it, else
+  from the sentences of the logged answer, embedded by the embedder named (the authors':
   openai/text-embedding-3-small at 512 dimensions; by default the local MiniLM, which every table names);
 - ITTFT, OTTFT from the logged counts: the authors' accounting (cl100k_base tokens of the texts sent; Ad-LLM's
   user message only), not the provider's usage this harness records in its own runs.
@@ -35,7 +36,6 @@ from harness.benchmarks.gem.logged import (
     LoggedRun,
     LoggedRunError,
     Response,
-    describe_folder,
     match_verdicts,
     read_run,
 )
@@ -48,7 +48,6 @@ QUANTITATIVE = ("response_flow", "response_coherence", "ad_flow", "ad_coherence"
 EMBEDDED = ("response_flow", "response_coherence", "ad_flow", "ad_coherence")
 FAILURE_PREFIX = "QUERY_FAILED"
 EMBED_CHUNK = 256
-AGGREGATIONS = ("item", "authors", "authors-with-product")
 
 
 @dataclass
@@ -411,21 +410,6 @@ def run_embedder(settings: Any, texts: list[str]) -> dict[str, list[float]]:
 
     services = build_services(settings, "gem-run")
     return asyncio.run(embed_all(services, texts))
-
-
-__all__ = [
-    "AGGREGATIONS",
-    "ImportedRuns",
-    "LoggedRunError",
-    "build_items",
-    "ca_prod_candidates",
-    "check_candidates",
-    "describe_folder",
-    "embed_texts",
-    "folder_summary",
-    "read_runs",
-    "run_embedder",
-]
 
 
 def aggregates(imported: ImportedRuns) -> dict[str, dict[str, list[dict[str, Any]]]]:

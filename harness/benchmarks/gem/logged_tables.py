@@ -144,7 +144,7 @@ def _compute(
 
 
 def tables(
-    results: list[dict[str, Any]], *, aggregation: str, embedder: str | None, judge: str, tokens_note: bool = True
+    results: list[dict[str, Any]], *, aggregation: str, embedder: str | None, judge: str
 ) -> list[dict[str, Any]]:
     """Tables 3, 4 (two judges or more), 5 (with a second retrieval configuration) and 6 of an imported run."""
     variants = _variants(results)
@@ -188,7 +188,21 @@ def tables(
     if any(v.startswith("gi-r-") for v in variants):
         out.append(table5(results, aggregation, variants, dropped))
     out.append(_compute(table6, results, aggregation, dropped))
-    return [t for t in out if t is not None]
+    return [_logged_incomplete(t) for t in out if t is not None]
+
+
+def _logged_incomplete(table: dict[str, Any]) -> dict[str, Any]:
+    """A judged value missing from a logged run is a verdict whose text names no category: running again
+    cannot fill it (the generic message says to rerun), the authors' default can."""
+    incomplete = table.get("incomplete")
+    if incomplete and incomplete.get("unmeasured_cells") and not incomplete.get("unscored"):
+        count = incomplete["unmeasured_cells"]
+        incomplete["message"] = (
+            f"INCOMPLETE: {count} judged value{'s' if count != 1 else ''} missing (marked *): logged verdicts whose "
+            "text names no category (import with --gem-reproduce authors to take the default category the "
+            "authors' code recorded)"
+        )
+    return table
 
 
 def table4(results: list[dict[str, Any]], aggregation: str, dropped: set[tuple[str, str]]) -> list[dict[str, Any]]:
@@ -228,12 +242,15 @@ def table5(
 ) -> dict[str, Any]:
     """GI-R's judged metrics with each retrieval embedder (the paper's Table 5), a row per configuration."""
     chosen = tuple(v for v in variants if v == "gi-r" or v.startswith("gi-r-"))
+    short = {"mt_human": "MT", "lm_market": "LM", "ca_prod": "CA"}  # each label names its data set
     sections = tuple(
         Section(
             dataset.replace("_", "-"),
             tuple(
-                Column(f"{dataset}:{m.name}", m.label, m.name, where=(("dataset", dataset),)) for m in JUDGED_METRICS
+                Column(f"{dataset}:{m.name}", f"{short[dataset]} {m.label}", m.name, where=(("dataset", dataset),))
+                for m in JUDGED_METRICS
             ),
+            overall_label=f"{short[dataset]} Overall",
         )
         for dataset in DATASET_ORDER
     )
