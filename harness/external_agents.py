@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -166,34 +167,47 @@ class CommandAgent(_GatewayAgent):
         self.command = command
         self.name = f"agent-cmd:{command}"
         self.sandbox = sandbox
-        self._socket: Any = None  # the gateway's Unix socket, for sandboxes without a network (a task: started once)
+        self._sockets = itertools.count(1)  # the items' Unix sockets to the gateway, numbered
 
     def close(self) -> None:
-        if self._socket is not None and self._socket.done() and not self._socket.exception():
-            self._socket.result().close()
-        self.sandbox.close()  # the items' working folders go with the run
+        self.sandbox.close()  # the items' working folders (and sockets) go with the run
 
-    async def _gateway_port(self) -> int | None:
-        """The gateway's port; for sandboxes without a network, once its Unix socket serves them."""
+    @contextlib.asynccontextmanager
+    async def _gateway_socket(self) -> Any:
+        """(the gateway's port, the item's Unix socket to it) for a sandbox without a network, else (None,
+        None). A socket per item: the gateway relays at most its share of connections for each item."""
         if self.sandbox.mode != "bwrap" or self.sandbox.network != "gateway":
-            return None
-        if self._socket is None:
-            from harness.sandbox import serve_gateway_socket
+            yield None, None
+            return
+        from harness.gateway.connections import MAX_CONNECTIONS_PER_ITEM
+        from harness.sandbox import serve_gateway_socket
 
-            self._socket = asyncio.ensure_future(serve_gateway_socket(self.sandbox.gateway_socket(), self.gateway.port))
-        await asyncio.shield(self._socket)
-        return int(self.gateway.port)
+        path = self.sandbox.gateway_socket(f"item-{next(self._sockets)}")
+        server = await serve_gateway_socket(
+            path, int(self.gateway.port), MAX_CONNECTIONS_PER_ITEM, self.gateway.notices
+        )
+        try:
+            yield int(self.gateway.port), path
+        finally:
+            server.close()
+            path.unlink(missing_ok=True)
 
     async def _run(self, document: dict[str, Any], access: GatewayAccess, session: ItemSession, timeout: float) -> str:
+        async with self._gateway_socket() as (port, socket):
+            return await self._run_with(document, access, session, timeout, port, socket)
+
+    async def _run_with(
+        self, document: dict[str, Any], access: GatewayAccess, session: ItemSession, timeout: float,
+        port: int | None, socket: Any,
+    ) -> str:  # fmt: skip
         item = folder_name(document["task"])
         folder = self.sandbox.folder_for(item)
         extra = {**access.env(), "HARNESS_TASK_ID": str(document["id"])}
         extra["HARNESS_MCP_STDIO"] = " ".join(access.mcp_stdio)
         env = self.sandbox.environment(dict(os.environ), extra, folder)
-        port = await self._gateway_port()
         group = self.sandbox.group(item)
         process = await asyncio.create_subprocess_exec(
-            *self.sandbox.argv(self.command, folder, group, port),
+            *self.sandbox.argv(self.command, folder, group, port, socket),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,

@@ -191,13 +191,14 @@ class Sandbox:
         (folder / self.start).mkdir(parents=True, exist_ok=True)
         return folder
 
-    def gateway_socket(self) -> Path:
-        """Where this process serves its gateway to sandboxes without a network: a Unix socket in a folder of
-        its own (each xdist worker has its gateway and its socket), apart from the items' working folders (a
-        task may be named anything, `gateway.sock` included) and short enough for a socket's path."""
+    def gateway_socket(self, name: str = "gateway") -> Path:
+        """Where this process serves its gateway to a sandbox without a network (one socket per item, `name`):
+        a Unix socket in a folder of its own (each xdist worker has its gateway and its sockets), apart from
+        the items' working folders (a task may be named anything, `gateway.sock` included) and short enough
+        for a socket's path."""
         if self.sockets is None:
             self.sockets = Path(tempfile.mkdtemp(prefix="harness-gw-"))
-        return self.sockets / "gateway.sock"
+        return self.sockets / f"{name}.sock"
 
     def close(self) -> None:
         if self.sockets is not None:
@@ -219,9 +220,13 @@ class Sandbox:
         env.update(extra)
         return env
 
-    def argv(self, command: str, folder: Path, group: ItemGroup | None, gateway_port: int | None = None) -> list[str]:
+    def argv(
+        self, command: str, folder: Path, group: ItemGroup | None, gateway_port: int | None = None,
+        socket: Path | None = None,
+    ) -> list[str]:  # fmt: skip
         """The command line that runs `command` (a shell command line) for one item. `gateway_port`: the
-        gateway's, which a sandbox without a network serves from inside through its relay."""
+        gateway's, which a sandbox without a network serves from inside through its relay to `socket` (the
+        item's Unix socket to the gateway)."""
         limit = f"ulimit -d {self.limits.max_memory_mb * 1024} 2>/dev/null; "
         processes = self._process_limit()
         if processes is not None:  # bash spells it -u, dash -p
@@ -231,7 +236,7 @@ class Sandbox:
             limit += f"{shlex.join(relay)} || exit 125; "
         limit += f"exec /bin/sh -c {shlex.quote(command)}"
         if self.mode == "bwrap":
-            inner = [*self._bwrap_args(folder), "/bin/sh", "-c", limit]
+            inner = [*self._bwrap_args(folder, socket), "/bin/sh", "-c", limit]
         else:
             self._link_files(folder)
             inner = ["/bin/sh", "-c", limit]
@@ -259,7 +264,7 @@ class Sandbox:
     def group(self, item: str) -> ItemGroup | None:
         return ItemGroup.create(self.cgroups, item, self.limits.max_processes, self.limits.max_memory_mb)
 
-    def _bwrap_args(self, folder: Path) -> list[str]:
+    def _bwrap_args(self, folder: Path, socket: Path | None = None) -> list[str]:
         args = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
         args += ["--share-net"] if self.network == "shared" else []
         args += ["--unshare-user", "--uid", "1000", "--gid", "1000", "--disable-userns"]
@@ -280,7 +285,7 @@ class Sandbox:
             args += mount.args()
         args += ["--bind", str(folder), AGENT_HOME]
         if self.network == "gateway":
-            args += ["--bind", str(self.gateway_socket()), GATEWAY_SOCKET]
+            args += ["--bind", str(socket or self.gateway_socket()), GATEWAY_SOCKET]
         for item in self.files:  # sorted: a folder is mounted before what lies inside it
             target = item.target if item.target.startswith("/") else f"{AGENT_HOME}/{item.target}"
             if item.link:
@@ -634,12 +639,32 @@ def _without_nested(found: dict[str, AgentFile]) -> list[AgentFile]:
     return [f for f in entries if not any(f.target.startswith(d + "/") for d in folders if d != f.target)]
 
 
-async def serve_gateway_socket(path: Path, port: int) -> asyncio.Server:
+async def serve_gateway_socket(path: Path, port: int, limit: int | None = None, notices: Any = None) -> asyncio.Server:
     """The gateway on a Unix socket, for sandboxes without a network (`--agent-network gateway`): each
-    connection is relayed to the gateway's port on 127.0.0.1."""
+    connection is relayed to the gateway's port on 127.0.0.1. `limit`: how many connections it relays at
+    once (one item's socket: its share of the harness's descriptors); one more is told why (HTTP 503) and
+    closed, and `notices` (harness.gateway.connections.Notices) counts it."""
+    from harness.gateway.connections import turn_away
+
     with contextlib.suppress(FileNotFoundError):
         path.unlink()
-    return await asyncio.start_unix_server(lambda r, w: _relay(r, w, port), path=str(path))
+    live = [0]
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if limit is not None and live[0] >= limit:
+            if notices is not None:
+                notices.note("item-connections", f"the model gateway refused connections of items that held "
+                             f"{limit} already (one item's share)")  # fmt: skip
+            turn_away(writer.transport, f"this item holds {limit} connections to the gateway, the most one item "
+                      "may: reuse them, or close some")  # fmt: skip
+            return
+        live[0] += 1
+        try:
+            await _relay(reader, writer, port)
+        finally:
+            live[0] -= 1
+
+    return await asyncio.start_unix_server(serve, path=str(path))
 
 
 async def _relay(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, port: int) -> None:

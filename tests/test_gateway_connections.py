@@ -8,7 +8,9 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from helpers import Project, stub_args
 
 from harness.gateway.connections import ConnectionGate, Notices, connection_cap
@@ -148,3 +150,52 @@ def test_an_item_has_at_most_its_share_of_calls_in_flight(project: Project, fres
     assert seen["ok"] + seen["refused"] == 80 and seen["ok"] >= MAX_CALLS_PER_ITEM and seen["refused"] >= 1, seen
     assert "calls in flight, the most the gateway allows one item" in seen["reason"][0]
     assert len(result["calls"]) == seen["ok"] == fresh_stub.stats()["requests"]
+
+
+# Inside a sandbox without a network: holds 150 connections to the gateway, counts those turned away, lets
+# them go, then makes one ordinary call.
+HOARDER = """
+import json, os, socket, sys, time, urllib.parse, urllib.request
+task = json.load(sys.stdin)
+url = urllib.parse.urlsplit(os.environ["OPENAI_BASE_URL"])
+held = [socket.create_connection((url.hostname, url.port), timeout=5) for _ in range(150)]
+refused, reason = 0, ""
+time.sleep(2)  # the refusals arrive at once; the held connections stay silent
+for connection in held:
+    connection.setblocking(False)
+    try:
+        data = connection.recv(4096)
+    except BlockingIOError:
+        continue
+    if data.startswith(b"HTTP/1.1 503"):
+        refused += 1
+        reason = json.loads(data.split(b"\\r\\n\\r\\n", 1)[1])["error"]["message"]
+for connection in held:
+    connection.close()
+body = json.dumps({"model": "m", "messages": [{"role": "user", "content": task["prompt"]}]}).encode()
+request = urllib.request.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", data=body,
+                                 headers={"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"],
+                                          "Content-Type": "application/json"})
+reply = json.load(urllib.request.urlopen(request, timeout=60))
+print(json.dumps({"answer": json.dumps({"refused": refused, "reason": reason,
+                                        "reply": reply["choices"][0]["message"]["content"]})}))
+"""
+
+
+@pytest.mark.needs_bwrap
+def test_without_a_network_an_item_holds_at_most_its_share_of_connections(
+    project: Project, fresh_stub: StubProcess
+) -> None:
+    from harness.gateway.connections import MAX_CONNECTIONS_PER_ITEM
+
+    project.copy_sample()
+    agent = project.write("agent/hoarder.py", HOARDER)
+    fresh_stub.control(answers={"capital of France": "Paris"})
+    out = project.pytest("evals/sample", *stub_args(fresh_stub), "-k", "capital-france", "--agent-network", "gateway",
+                         "--agent-cmd", f"{Path(sys.executable).resolve()} {agent}")  # fmt: skip
+    (result,) = out.results.values()
+    assert result["error"] is None, result["error"]
+    seen = json.loads(result["answer"])
+    assert seen["refused"] == 150 - MAX_CONNECTIONS_PER_ITEM and seen["reply"] == "Paris", seen
+    assert f"this item holds {MAX_CONNECTIONS_PER_ITEM} connections to the gateway" in seen["reason"]
+    assert any("one item's share" in w for w in out.run["run"]["warnings"]), out.run["run"]["warnings"]

@@ -12,6 +12,9 @@ So the process raises its soft limit to the hard one at start (where allowed), a
   told why (HTTP 503 with the reason and Retry-After, then closed);
 - an item has at most MAX_CALLS_PER_ITEM requests in progress (and calls in flight); more are refused with
   HTTP 429 and a reason;
+- under `--agent-network gateway`, each item reaches the gateway through a socket of its own, which relays
+  at most MAX_CONNECTIONS_PER_ITEM connections at once (harness.sandbox.serve_gateway_socket); one more is
+  told why (HTTP 503) and closed;
 - each cause is logged once, when it first happens, and counted; the counts reach the run's warnings.
 """
 
@@ -27,6 +30,7 @@ DESCRIPTORS_PER_CONNECTION = 3
 MAX_CONNECTIONS = 4096
 MIN_CONNECTIONS = 16
 MAX_CALLS_PER_ITEM = 64
+MAX_CONNECTIONS_PER_ITEM = 64  # under --agent-network gateway, where each item has a socket of its own
 _log = logging.getLogger("harness.gateway")
 
 
