@@ -46,6 +46,12 @@ SKELETON_SHARE = 0.03  # no sentence pattern on more than 3 % of pages
 LAYOUTS = sorted(render.LAYOUT_WEIGHTS["YouTube"])
 # The briefs rewritten as trade-offs (issue 27); the set only grows.
 CALIBRATED = {
+    "mk-app-steadyspoon-diabetes-us",
+    "mk-app-reproom-home-workouts",
+    "mk-app-kilometa-running-germany",
+    "mk-app-orvalha-cycle-brazil",
+    "mk-app-quietharbor-meditation-uk",
+    "mk-app-kondate-note-japan",
     "mk-ecom-brambleback-protein-snacks-uk",
     "mk-app-slumbersmith-sleep-au",
     "mk-game-emberfall-oathbound-sea",
