@@ -68,8 +68,14 @@ class Guard:
         """One pattern for all names (either word order, as written) and one for all terms: pages are many."""
         names = []
         for _, shown in self.names:
-            words = [re.escape(w) for w in _WORD.findall(fold(shown)) if w not in {"dr", "prof"}]
-            names += [r"[\s-]+".join(words), r"[\s-]+".join(reversed(words))]
+            gap = r"[\s'’-]+"
+            parts = [gap.join(map(re.escape, _WORD.findall(part))) for part in fold(shown).split()]
+            parts = [
+                p
+                for p, raw in zip(parts, fold(shown).split(), strict=True)
+                if p and raw not in {"dr", "dr.", "prof", "prof."}
+            ]
+            names += [gap.join(parts), gap.join(reversed(parts))]
         self._names = re.compile(r"(?<!\w)(?:" + "|".join(names) + r")(?!\w)") if names else None
         self._terms = re.compile("|".join(f"(?:{p.pattern})" for p, _, _ in self.terms)) if self.terms else None
 

@@ -255,7 +255,8 @@ class Builder:
         family, family_native = split(rng.choice(families))
         native = ""
         if entry.get("script") and given_native and family_native:
-            native = family_native + given_native
+            together = entry.get("script_order") == "given_first"
+            native = f"{given_native} {family_native}" if together else family_native + given_native
         if rng.random() < entry.get("mononym", 0):
             return given, "", given, native
         family_first = entry.get("order") == "family_first"
@@ -422,7 +423,7 @@ class Builder:
         end = began - rng.choice((0, 0, 0, 1))
         studies = [Study(school, rng.choice(degrees), end - length, end)]
         if rng.random() < 0.33:
-            second = rng.choice(pool)
+            second = rng.choices(pool, weights=[weights[s.name] for s in pool])[0]
             masters = [d for d in second.degrees if d.startswith(("M", "MBA")) and not d.startswith("MCA")]
             if masters:
                 late = rng.random() < 0.4

@@ -10,22 +10,10 @@ from scripts.world_background.model import Job, Model, Person
 from scripts.world_background.text import Slots, cap, duration, fill, join, lower_first, span
 
 LANGUAGE_OF = {
-    "chinese": "zh",
-    "taiwanese": "zh",
-    "japanese": "ja",
-    "korean": "ko",
-    "german": "de",
-    "swedish": "sv",
-    "indonesian": "id",
-    "spanish": "es",
-    "mexican": "es",
-    "colombian": "es",
-    "chilean": "es",
-    "argentine": "es",
-    "brazilian": "pt",
-    "gulf_arab": "ar",
-    "levantine": "ar",
-}
+    "chinese": "zh", "taiwanese": "zh", "japanese": "ja", "korean": "ko", "german": "de", "swedish": "sv",
+    "indonesian": "id", "spanish": "es", "mexican": "es", "colombian": "es", "chilean": "es",
+    "peruvian_argentine": "es", "brazilian": "pt", "quebecois": "fr", "gulf_arab": "ar", "levantine_egyptian": "ar",
+}  # fmt: skip
 DATE_STYLES = {"short": 5, "long": 2, "year": 4, "slash": 1, "dot": 1}
 
 

@@ -4,7 +4,8 @@ Used by tests/test_world_background.py (which holds the background to caps) and 
 `python scripts/generate_world_background.py --variety`. A sentence is a run of five or more words between
 sentence ends, markup removed; a shape is five words in a row where names and numbers are masked (a
 capitalised word becomes X, a number 0), so "joined Tiffinly in 2019 as" and "joined Yatrik in 2021 as"
-are one shape. Headings (lines starting with #, or wholly in bold) are neither.
+are one shape. Headings (lines starting with #, or wholly in bold) are neither, and a short label that opens a
+line ("Stack:", "Former members:") is left out.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"[*_|`>]+")
+_LABEL = re.compile(r"^([^:.!?]{1,40}):\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 SENTENCE_WORDS = 5
@@ -30,6 +32,9 @@ def lines_of(text: str) -> list[str]:
             continue
         if line.startswith("**") and line.endswith("**") and line.count("**") == 2:  # a bold line is a heading
             continue
+        label = _LABEL.match(line)
+        if label and len(label.group(1).split()) <= 5:  # "Stack: ...", "Former members: ...": a label, then data
+            line = line[label.end() :]
         out.append(" ".join(_MARKUP.sub(" ", _LINK.sub(r"\1", line.lstrip("-").strip())).split()))
     return out
 
@@ -54,12 +59,52 @@ def _mask(word: str) -> str:
     return word
 
 
+# Small words inside names ("Universidad del Salitre", "Ingeniería en Sistemas") are part of the name.
+PARTICLES = frozenset(
+    {
+        "de",
+        "del",
+        "da",
+        "do",
+        "dos",
+        "das",
+        "en",
+        "em",
+        "la",
+        "las",
+        "los",
+        "y",
+        "e",
+        "of",
+        "the",
+        "und",
+        "du",
+        "des",
+        "al",
+        "el",
+        "bin",
+        "binti",
+    }
+)
+
+
+def _masked(words: list[str]) -> list[str]:
+    masked = [_mask(w) for w in words]
+    for i, word in enumerate(words):
+        if word in PARTICLES and 0 < i < len(words) - 1:
+            before = next((m for m in reversed(masked[:i]) if m not in PARTICLES), "")
+            after = next((_mask(w) for w in words[i + 1 :] if w not in PARTICLES), "")
+            if before == "X" and after == "X":
+                masked[i] = "X"
+    return masked
+
+
 def shapes(text: str) -> set[tuple[str, ...]]:
     """Masked five-word runs with at least two plain words (a run of names alone is no shape)."""
     found = set()
     for line in lines_of(text):
         for sentence in _SENTENCE_END.split(line):
-            words = [_mask(w) for w in _WORD.findall(sentence)]
+            words = _masked(_WORD.findall(sentence))
             for i in range(len(words) - SHAPE_WORDS + 1):
                 gram = tuple(words[i : i + SHAPE_WORDS])
                 if sum(w not in ("X", "0") for w in gram) >= 2:
