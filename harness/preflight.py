@@ -132,9 +132,10 @@ def _key_problem(settings: Any, use: Use, route: str) -> str | None:
     return None
 
 
-def probe(api_base: str, key: str | None, timeout: float = PROBE_TIMEOUT_S) -> str | None:
+def probe(api_base: str, key: str | None, timeout: float = PROBE_TIMEOUT_S, *, openai: bool = True) -> str | None:
     """GET {api_base}/models, which costs nothing: None when the server answers (any status but a refused
-    key), else why not."""
+    key, on an OpenAI-compatible endpoint: another provider's API may ask for its key another way), else
+    why not."""
     import base64
     from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -154,7 +155,7 @@ def probe(api_base: str, key: str | None, timeout: float = PROBE_TIMEOUT_S) -> s
         with urllib.request.urlopen(request, timeout=timeout) as reply:
             reply.read(65536)
     except urllib.error.HTTPError as exc:
-        if exc.code in (401, 403):
+        if exc.code in (401, 403) and openai:
             return f"{redact_url(api_base)} refused the key (HTTP {exc.code})"
         return None  # it answered: a server without /models still serves chat
     except Exception as exc:  # refused, unresolvable, timed out, not HTTP: it does not answer
@@ -188,7 +189,7 @@ def check_endpoints(settings: Any) -> None:
                 key = None
             target = (use.api_base, use.key_env)
             if target not in probed:
-                probed[target] = probe(use.api_base, key)
+                probed[target] = probe(use.api_base, key, openai=route == "openai")
             if probed[target]:
                 problem = f"{use.base_option} {probed[target]}"
         if problem and problem not in problems:

@@ -163,3 +163,15 @@ def test_runs_that_call_nothing_check_no_endpoint(project: Project, fresh_stub: 
     args = _with(stub_args(fresh_stub), "--api-base", f"http://127.0.0.1:{_closed_port()}/v1")
     out = project.pytest("evals", *args, f"--{mode}", env=NO_KEYS)
     assert out.returncode == 0, (out.stdout[-2000:], out.stderr[-2000:])
+
+
+def test_only_an_openai_compatible_endpoint_is_judged_on_its_key(fresh_stub: StubProcess) -> None:
+    """Another provider's API (behind --api-base on the litellm route) may want its key another way: a 401 to
+    our Bearer header there says only that the server answers."""
+    from harness.preflight import probe
+
+    fresh_stub.control(required_key="right")
+    assert "refused the key (HTTP 401)" in (probe(fresh_stub.api_base, "wrong") or "")
+    assert probe(fresh_stub.api_base, "right") is None
+    assert probe(fresh_stub.api_base, "wrong", openai=False) is None
+    assert fresh_stub.stats()["requests"] == 0 and fresh_stub.stats()["model_lists"] == 3

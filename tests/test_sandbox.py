@@ -97,10 +97,11 @@ def test_an_agent_command_that_names_the_tasks_is_refused_before_any_call(
     project: Project, fresh_stub: StubProcess
 ) -> None:
     project.copy_sample()
+    project.write("agent.py", "print('Paris')\n")  # the script exists: what is refused is the tasks it names
     out = project.pytest(
         "evals/sample", *stub_args(fresh_stub), "--agent-cmd", f"{sys.executable} agent.py evals/sample/facts.yaml"
     )
-    assert out.returncode == 4 and "an agent may not read the run's tasks" in out.stderr
+    assert out.returncode == 4 and "an agent may not read the run's tasks" in out.stderr, out.stderr
     assert fresh_stub.stats()["requests"] == 0
 
 

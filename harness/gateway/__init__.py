@@ -21,10 +21,11 @@ import secrets
 import socket
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from harness.errors import HarnessError
-from harness.gateway import connections, openai_api, tools_api
+from harness.gateway import connections, mcp_stdio, openai_api, tools_api
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest, EmbeddingRequest, deeper_than, well_formed
 from harness.llm.stages import STAGE_PATTERN, stage
@@ -194,7 +195,10 @@ class Gateway:
             api_key=session.token,
             mcp_url=f"{root}/mcp",
             tools_url=f"{root}/v1/harness/tools",
-            mcp_stdio=(str(interpreter()), "-m", "harness.gateway.mcp_stdio"),
+            # By its file, not `-m`: the agent's environment carries no PYTHONPATH, so `-m` would find whatever
+            # harness this Python installs (or none, in the sandbox), not the one running; -I keeps the
+            # file's folder off sys.path. The sandbox shows this package at its resolved path.
+            mcp_stdio=(str(interpreter()), "-I", str(Path(mcp_stdio.__file__).resolve())),
         )
 
     def _session(self, request: Any) -> ItemSession | None:

@@ -4,7 +4,9 @@
 
 It reads HARNESS_TOOLS_URL and HARNESS_ITEM_TOKEN (set in a command agent's environment; a Python or
 HTTP agent finds both in its task) and relays `tools/list` and `tools/call` to the gateway, which runs
-the item's tools and records every call in the item's trajectory. It holds no state of its own.
+the item's tools and records every call in the item's trajectory. It holds no state of its own, and
+imports nothing of the harness: an agent's task names it by its file (python -I .../mcp_stdio.py), which
+runs wherever that file is readable, whatever this Python's installation maps `harness` to.
 """
 
 from __future__ import annotations

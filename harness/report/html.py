@@ -451,8 +451,6 @@ def _item(
     error = result.get("error")
     if error:
         parts.append(f"<h4>Error ({_e(error.get('kind'))})</h4>{_pre(error.get('message', ''), caps['answer'])}")
-    if result.get("expected") is not None:
-        parts.append(f'<h4>Expected</h4><p class="expected">{_e(result["expected"])}</p>')
     prompt = result.get("prompt")
     if prompt:
         if prompt in seen_prompts:
@@ -464,6 +462,8 @@ def _item(
             parts.append("<h4>Prompt</h4>" + _pre(prompt, caps["prompt"]))
     if result.get("answer") is not None:
         parts.append("<h4>Answer</h4>" + _pre(result["answer"], caps["answer"]))
+    if result.get("expected") is not None:
+        parts.append(f'<h4>Expected</h4><p class="expected">{_e(result["expected"])}</p>')
     if result.get("reference") is not None:
         parts.append("<h4>Reference</h4>" + _json(result["reference"], caps["json"]))
     metrics = result.get("metrics") or {}

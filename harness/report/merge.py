@@ -159,7 +159,11 @@ def check_shards(shards: list[Shard]) -> None:
             if (problem := _identity_problem(result, nodeid)) is not None:
                 raise MergeError(f"{shard.label}: item {nodeid} {problem}: a result copied or renamed")
         if lacking := sorted(chosen - {str(r.get("nodeid")) for r in results}):
-            raise MergeError(f"{shard.label} lacks item {lacking[0]}, which it selected: run that shard again")
+            partial = (shard.run.get("run") or {}).get("incomplete")
+            again = (
+                f"finish it with {partial['resume']}" if partial and partial.get("resume") else "run that shard again"
+            )
+            raise MergeError(f"{shard.label} lacks item {lacking[0]}, which it selected: {again}")
     selected = _inputs(ordered[0].run).get("items")
     if isinstance(selected, int) and selected != len(owner):
         raise MergeError(f"the shards hold {len(owner)} items but the run selected {selected}: a shard is incomplete")
