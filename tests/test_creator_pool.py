@@ -46,6 +46,10 @@ SKELETON_SHARE = 0.03  # no sentence pattern on more than 3 % of pages
 LAYOUTS = sorted(render.LAYOUT_WEIGHTS["YouTube"])
 # The briefs rewritten as trade-offs (issue 27); the set only grows.
 CALIBRATED = {
+    "mk-app-pawdock-sitters-au",
+    "mk-ecom-hound-and-hearth-uk",
+    "mk-ecom-vestiloup-kids-resale-fr",
+    "mk-ecom-onbang-small-space-kr",
     "mk-ecom-casa-almendra-spain",
     "mk-app-steadyspoon-diabetes-us",
     "mk-app-reproom-home-workouts",

@@ -67,6 +67,7 @@ class Company:
     rounds: list[dict[str, Any]] = field(default_factory=list)
     ceo: str = ""
     weight: float = 1.0  # how often background people pick this employer, against others in the same city
+    until: tuple[int, int] | None = None  # a company that stopped: nobody works there now, jobs there end by then
 
     @property
     def hq(self) -> str:
@@ -198,6 +199,7 @@ def companies(sources: Sources, rng_for: Any) -> list[Company]:
         company.rounds = _rounds(rng_for("rounds", entry["name"]), company, sources.world["investors"])
         found.append(company)
     for entry in sources.world["shared_employers"]:
+        until = str(entry["until"]).split("-") if entry.get("until") else None
         found.append(
             Company(
                 entry["name"],
@@ -206,6 +208,7 @@ def companies(sources: Sources, rng_for: Any) -> list[Company]:
                 True,
                 list(entry.get("avoid") or []),
                 weight=float(entry.get("weight", 1.0)),
+                until=(int(until[0]), int(until[1])) if until else None,
             )
         )
     return found
@@ -321,9 +324,16 @@ class Builder:
             return self.title(rng, function, level - 1, shared) if level > 1 else "Associate"
         return rng.choice(titles)
 
-    def employer(self, rng: random.Random, city: str, function: str | None = None) -> Company:
-        """A company with people in `city` (one that has work in `function`, if given), bigger ones more often."""
-        here = [c for c in self.by_city.get(city, []) if function is None or self.offers(c, function)]
+    def employer(
+        self, rng: random.Random, city: str, function: str | None = None, ends: tuple[int, int] | None = None
+    ) -> Company:
+        """A company with people in `city` (one that has work in `function`, if given), bigger ones more often;
+        one that has stopped only for a past job that `ends` before it did."""
+        here = [
+            c
+            for c in self.by_city.get(city, [])
+            if (function is None or self.offers(c, function)) and (c.until is None or (ends and ends <= c.until))
+        ]
         shared = [c for c in here if c.shared]
         if shared and rng.random() < self.world.get("shared_share", 0.3):
             return rng.choices(shared, weights=[c.weight for c in shared])[0]
@@ -371,7 +381,7 @@ class Builder:
             place = city if rng.random() < 0.7 else rng.choice(list(self.world["cities"]))
             switch = rng.random() < 0.12
             wanted = rng.choice(self.neighbours(function)) if switch else function
-            other = self.employer(rng, place, wanted)
+            other = self.employer(rng, place, wanted, end)
             if other in [j.company for j in jobs]:
                 continue
             if place not in other.cities:
