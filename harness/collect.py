@@ -17,21 +17,16 @@ import pytest
 
 from harness import xdist_support
 from harness.errors import HarnessError, TaskFileError
+from harness.project import TASK_SUFFIXES, is_task_file  # noqa: F401 (re-exported: plugin.py)
 from harness.result import error_result
 from harness.run_state import RUN_STATE, SETTINGS
 from harness.task import TaskProblem, load_task_file
 
-TASK_SUFFIXES = (".yaml", ".yml")
 MAX_NAME = 80
 # Items in flight per process, as a multiple of --concurrency. Items enter in collection order, so early
 # ones finish (and are reported) first; a wide window keeps every call slot busy to the end of a run (with
 # 2x, the last items' second calls ran almost alone: a tail of about one call latency).
 ITEM_WINDOW = 8
-
-
-def is_task_file(path: Path) -> bool:
-    """YAML files inside an `evals` folder (at any depth) hold tasks; other YAML is left alone."""
-    return path.suffix in TASK_SUFFIXES and "evals" in path.parts[:-1]
 
 
 def item_name(task_id: str, variant: str | None, repeat: int, repeats: int) -> str:

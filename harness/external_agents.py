@@ -180,7 +180,7 @@ class CommandAgent(_GatewayAgent):
             yield None, None
             return
         from harness.gateway.connections import MAX_CONNECTIONS_PER_ITEM
-        from harness.sandbox import serve_gateway_socket
+        from harness.gateway.unix_socket import serve_gateway_socket
 
         path = self.sandbox.gateway_socket(f"item-{next(self._sockets)}")
         server = await serve_gateway_socket(

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from harness.project import builtin_prompts_dir, prompts_dir
+
 CONTENT_CAP_BYTES = 64 * 2**20  # past this much data, files are hashed by name and size only
 
 
@@ -76,10 +78,8 @@ def inputs_record(
 ) -> dict[str, Any]:
     """`run.inputs`: the items selected (before --shard: (suite, task id, version, variant, repeat)), and
     digests of the task files, the fixtures and the prompt templates (the project's and the harness's own)."""
-    from harness.services import builtin_prompts_dir
-
     builtin = builtin_prompts_dir()
-    project_prompts = settings.rootdir / "prompts"
+    project_prompts = prompts_dir(settings.rootdir)
     return {
         "tasks": len({(suite, task_id) for suite, task_id, *_ in items}),
         "items": len(items),

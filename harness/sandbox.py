@@ -37,7 +37,6 @@ dot-folders: then the script alone is given, and the header says so.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import ctypes
 import functools
@@ -55,12 +54,11 @@ from urllib.parse import urlsplit
 
 from harness.cgroups import ItemGroup, Layout, layout
 from harness.errors import ConfigError
+from harness.project import PROTECTED, is_task_file  # noqa: F401 (PROTECTED re-exported)
 from harness.sandbox_mounts import MountPlan, plan_mounts
 
 MODES = ("auto", "bwrap", "none")
 AGENT_HOME = "/home/agent"
-# Folders of the project an agent may never see: what it is graded on, and what the run writes.
-PROTECTED = ("evals", "fixtures", "reports", "prompts", ".harness-cache", ".git")
 ENV_ALLOWED = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM")
 SYSTEM_READ_ONLY = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_READ_ONLY = (
@@ -516,8 +514,6 @@ def _repository(start: Path) -> Path | None:
 def _task_file_under(folder: Path, budget: int) -> str | None:
     """A task file under `folder` (what pytest would collect as tasks: YAML inside an `evals` folder), or
     why the folder cannot be cleared; None when it holds none."""
-    from harness.collect import is_task_file
-
     seen = 0
     for root, dirs, files in os.walk(folder):
         seen += len(dirs) + len(files)
@@ -637,56 +633,6 @@ def _without_nested(found: dict[str, AgentFile]) -> list[AgentFile]:
     entries = sorted(found.values(), key=lambda f: f.target)
     folders = [f.target for f in entries if not f.link and f.source.is_dir()]
     return [f for f in entries if not any(f.target.startswith(d + "/") for d in folders if d != f.target)]
-
-
-async def serve_gateway_socket(path: Path, port: int, limit: int | None = None, notices: Any = None) -> asyncio.Server:
-    """The gateway on a Unix socket, for sandboxes without a network (`--agent-network gateway`): each
-    connection is relayed to the gateway's port on 127.0.0.1. `limit`: how many connections it relays at
-    once (one item's socket: its share of the harness's descriptors); one more is told why (HTTP 503) and
-    closed, and `notices` (harness.gateway.connections.Notices) counts it."""
-    from harness.gateway.connections import turn_away
-
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-    live = [0]
-
-    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if limit is not None and live[0] >= limit:
-            if notices is not None:
-                notices.note("item-connections", f"the model gateway refused connections of items that held "
-                             f"{limit} already (one item's share)")  # fmt: skip
-            turn_away(writer.transport, f"this item holds {limit} connections to the gateway, the most one item "
-                      "may: reuse them, or close some")  # fmt: skip
-            return
-        live[0] += 1
-        try:
-            await _relay(reader, writer, port)
-        finally:
-            live[0] -= 1
-
-    return await asyncio.start_unix_server(serve, path=str(path))
-
-
-async def _relay(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, port: int) -> None:
-    try:
-        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", port)
-    except OSError:
-        writer.close()
-        return
-    try:
-        await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
-    finally:
-        writer.close()
-        upstream_writer.close()
-
-
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    with contextlib.suppress(OSError):
-        while chunk := await reader.read(65536):
-            writer.write(chunk)
-            await writer.drain()
-        if writer.can_write_eof():
-            writer.write_eof()
 
 
 def cache_warnings(cache_url: str | None) -> list[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -14,22 +13,15 @@ from harness.llm.budget import Budget
 from harness.llm.client import ClientSettings, LLMClient
 from harness.llm.endpoint import Endpoint
 from harness.llm.pricing import load_price_file
+from harness.project import builtin_prompts_dir, prompts_dir
 from harness.settings import Settings
 from harness.solvers import AgentSolver, ModelSolver, Solver
-
-
-def builtin_prompts_dir() -> Path:
-    """The harness's own templates: the top-level prompts/ folder, shipped in the wheel as `harness_prompts`."""
-    spec = importlib.util.find_spec("harness_prompts")
-    if spec is not None and spec.submodule_search_locations:
-        return Path(next(iter(spec.submodule_search_locations)))
-    return Path(__file__).resolve().parent.parent / "prompts"
 
 
 @lru_cache(maxsize=8)
 def prompt_library(rootdir: Path) -> PromptLibrary:
     """The project's prompts/ first, then the harness's own (one library per project per process)."""
-    return PromptLibrary([rootdir / "prompts", builtin_prompts_dir()])
+    return PromptLibrary([prompts_dir(rootdir), builtin_prompts_dir()])
 
 
 def command_sandbox(settings: Settings, probe: bool = True) -> Any:

@@ -11,6 +11,8 @@ from typing import Any
 
 from harness.cache import CacheMode
 from harness.errors import ConfigError
+from harness.project import PROTECTED, fixtures_dir
+from harness.report.run_files import system_label  # also re-exported: it was defined here
 
 LOCAL_CHAT_MODEL = "local/smollm2"
 LOCAL_EMBEDDING_MODEL = "local/all-minilm-l6-v2"
@@ -394,12 +396,10 @@ class Settings:
 
     @property
     def fixtures_dir(self) -> Path:
-        return self.rootdir / "fixtures"
+        return fixtures_dir(self.rootdir)
 
     def protected_paths(self) -> list[Path]:
         """What an agent may never read or write: the run's tasks, data, reports, prompts, cache, repository."""
-        from harness.sandbox import PROTECTED
-
         return sorted({(self.rootdir / name).resolve() for name in PROTECTED}
                       | {self.report_dir.resolve(), self.cache_dir.resolve()})  # fmt: skip
 
@@ -468,15 +468,15 @@ class Settings:
         }
 
 
-def system_label(options: dict[str, Any]) -> str:
-    """What a report calls the system under test: the model, or the agent and how it is reached."""
-    if options.get("agent"):
-        return f"agent:{options['agent']}"
-    if options.get("agent_cmd"):
-        return f"agent-cmd:{options['agent_cmd']}"
-    if options.get("agent_url"):
-        return f"agent-url:{options['agent_url']}"
-    return str(options.get("model"))
+def parse_shard(text: str) -> tuple[int, int]:
+    """`K/N` (1-based: 1/4 .. 4/4) as (K, N); anything else is a ValueError naming the option."""
+    match = _SHARD.match(str(text))
+    if match is None:
+        raise ValueError(f"--shard must be K/N, this machine's shard K of N counted from 1 (like 2/4), got {text!r}")
+    index, count = int(match.group(1)), int(match.group(2))
+    if not 1 <= index <= count:
+        raise ValueError(f"--shard K/N needs 1 <= K <= N (shards are counted from 1), got {text!r}")
+    return index, count
 
 
 def _agent_env_problems(opt: Any, judges: list[str]) -> list[str]:
@@ -510,8 +510,6 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         problems.append(f"--repeats must be at least 1, got {opt.repeats}")
     shard = None
     if opt.shard is not None:
-        from harness.sharding import parse_shard
-
         try:
             shard = parse_shard(opt.shard)
         except ValueError as exc:
@@ -715,6 +713,7 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
 
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+_SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 _RUN_GROUP = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,127}$")
 _MODEL_NAME = re.compile(r"^[A-Za-z0-9][\w.:@+/-]{0,199}$")
 

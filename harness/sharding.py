@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable
@@ -33,25 +32,14 @@ import pytest
 
 from harness.run_inputs import digest, task_line
 from harness.sampling import hash_order
+from harness.settings import parse_shard  # noqa: F401 (re-exported: it was defined here)
 
 HISTORY_RUNS = 20  # history files (runs) the durations come from, newest first
 DEFAULT_ITEM_S = 1.0  # an item's weight when the history knows no task at all
-_SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 INPUTS = pytest.StashKey[dict[str, Any]]()
 SHARD = pytest.StashKey[dict[str, Any]]()
 WORKER_INPUTS, WORKER_SHARD = "harness_inputs", "harness_shard"
 LINE_ATTR = "harness_shard_line"  # on a worker's first test report: the line saying which part this shard runs
-
-
-def parse_shard(text: str) -> tuple[int, int]:
-    """`K/N` (1-based: 1/4 .. 4/4) as (K, N); anything else is a ValueError naming the option."""
-    match = _SHARD.match(str(text))
-    if match is None:
-        raise ValueError(f"--shard must be K/N, this machine's shard K of N counted from 1 (like 2/4), got {text!r}")
-    index, count = int(match.group(1)), int(match.group(2))
-    if not 1 <= index <= count:
-        raise ValueError(f"--shard K/N needs 1 <= K <= N (shards are counted from 1), got {text!r}")
-    return index, count
 
 
 @dataclass(frozen=True)
@@ -88,7 +76,7 @@ def read_durations(report_dir: Path, runs: int = HISTORY_RUNS) -> dict[tuple[str
     """Durations from the newest `runs` history files of `report_dir` (the order of their names)."""
     import csv
 
-    from harness.analysis.history import history_dir
+    from harness.project import history_dir
 
     rows: list[dict[str, str]] = []
     for path in sorted(history_dir(report_dir).glob("*.csv"))[-runs:]:

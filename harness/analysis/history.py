@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.project import HISTORY, history_dir  # noqa: F401 (re-exported: commands, the report writer)
 from harness.wellformed import well_formed_text
 
 COLUMNS = (
@@ -29,14 +30,9 @@ COLUMNS = (
     "repeat", "outcome", "score", "level", "k", "n", "cost_usd", "latency_s", "expert_minutes", "source",
     "system_cost_usd", "system_latency_s", "calibrated_score", "incomplete",
 )  # fmt: skip
-HISTORY = "history"
 SCORE_TRIALS = 4.0  # an item's 0..100 score weighs as a five-point level does
 IMPORT_TRIALS = 20.0  # an aggregate score (one number for a whole benchmark): a pseudo-count, not its size
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-def history_dir(report_dir: Path) -> Path:
-    return report_dir / HISTORY
 
 
 def default_period(date: str) -> str:
@@ -58,7 +54,7 @@ def run_rows(
 ) -> list[dict[str, str]]:
     """History rows of a finished run (its results.json document)."""
     from harness.benchmarks import get_benchmark
-    from harness.settings import system_label
+    from harness.report.run_files import system_label
 
     meta = run["run"]
     day = date or str(meta.get("started_at") or "")[:10] or dt.date.today().isoformat()

@@ -13,8 +13,8 @@ So the process raises its soft limit to the hard one at start (where allowed), a
 - an item has at most MAX_CALLS_PER_ITEM requests in progress (and calls in flight); more are refused with
   HTTP 429 and a reason;
 - under `--agent-network gateway`, each item reaches the gateway through a socket of its own, which relays
-  at most MAX_CONNECTIONS_PER_ITEM connections at once (harness.sandbox.serve_gateway_socket); one more is
-  told why (HTTP 503) and closed;
+  at most MAX_CONNECTIONS_PER_ITEM connections at once (harness.gateway.unix_socket.serve_gateway_socket);
+  one more is told why (HTTP 503) and closed;
 - each cause is logged once, when it first happens, and counted; the counts reach the run's warnings.
 """
 

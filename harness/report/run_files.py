@@ -147,3 +147,14 @@ def run_path(report_dir: Path, ref: str | None) -> Path:
 def load_run(report_dir: Path, ref: str | None) -> dict[str, Any]:
     """The run document, checked to be one (RunDocumentError, a ConfigError, otherwise)."""
     return read_run_document(run_path(report_dir, ref))
+
+
+def system_label(options: dict[str, Any]) -> str:
+    """What a report calls the system under test: the model, or the agent and how it is reached."""
+    if options.get("agent"):
+        return f"agent:{options['agent']}"
+    if options.get("agent_cmd"):
+        return f"agent-cmd:{options['agent_cmd']}"
+    if options.get("agent_url"):
+        return f"agent-url:{options['agent_url']}"
+    return str(options.get("model"))

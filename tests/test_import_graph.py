@@ -1,0 +1,202 @@
+"""The package's imports form no circle.
+
+The graph is read from the source with ``ast``, not by importing it: every ``import`` that runs counts, at
+module level and inside functions alike (an import tucked into a function to dodge a circle is still a
+circle), and importing a submodule counts as importing its package too, whose ``__init__`` runs first.
+Imports under ``if TYPE_CHECKING:`` never run and are left out.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = "harness"
+ROOT = Path(__file__).resolve().parent.parent / PACKAGE
+
+
+def module_names(root: Path = ROOT) -> dict[str, Path]:
+    """Every module and package of the package, by dotted name."""
+    names: dict[str, Path] = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        names[".".join(parts)] = path
+    return names
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements that run: all of them but those under ``if TYPE_CHECKING:``."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def walk(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                walk(child)
+            return
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        for child in ast.iter_child_nodes(node):
+            walk(child)
+
+    walk(tree)
+    return found
+
+
+def _resolve(name: str, path: Path, node: ast.Import | ast.ImportFrom, known: dict[str, Path]) -> set[str]:
+    """The package's modules one import statement loads (outside modules are dropped)."""
+    targets: set[str] = set()
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name == PACKAGE or alias.name.startswith(PACKAGE + "."):
+                targets.add(alias.name)
+    else:
+        if node.level:
+            package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+            for _ in range(node.level - 1):
+                package = package.rpartition(".")[0]
+            base = f"{package}.{node.module}" if node.module else package
+        else:
+            base = node.module or ""
+        if base != PACKAGE and not base.startswith(PACKAGE + "."):
+            return targets
+        for alias in node.names:
+            sub = f"{base}.{alias.name}"
+            targets.add(sub if sub in known else base)
+    # Importing `harness.a.b` runs `harness/a/__init__.py` first: a module outside `harness.a` depends on it too.
+    for target in list(targets):
+        parent = target.rpartition(".")[0]
+        while parent != PACKAGE and parent and not (name + ".").startswith(parent + "."):
+            targets.add(parent)
+            parent = parent.rpartition(".")[0]
+    return {t for t in targets if t in known and t != name}
+
+
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Each module's set of the package's modules it imports when it runs."""
+    known = module_names(root)
+    graph: dict[str, set[str]] = {}
+    for name, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        edges: set[str] = set()
+        for node in _runtime_imports(tree):
+            edges |= _resolve(name, path, node, known)
+        graph[name] = edges
+    return graph
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's components of more than one module (a circle lives inside one)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+    counter = 0
+
+    def visit(start: str) -> None:
+        nonlocal counter
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    components.append(sorted(component))
+
+    for name in sorted(graph):
+        if name not in index:
+            visit(name)
+    return components
+
+
+def one_circle(graph: dict[str, set[str]], component: list[str]) -> list[str]:
+    """A shortest circle through the component's first module, as a path that ends where it starts."""
+    members = set(component)
+    start = component[0]
+    previous: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for child in sorted(graph[node] & members):
+                if child == start:
+                    path = [node]
+                    while path[-1] != start:
+                        path.append(previous[path[-1]])
+                    return [start, *reversed(path[:-1]), start] if len(path) > 1 else [start, node, start]
+                if child not in previous:
+                    previous[child] = node
+                    following.append(child)
+        frontier = following
+    return component
+
+
+def describe(graph: dict[str, set[str]]) -> list[str]:
+    """One line per circle: the modules in it and one path round it."""
+    return [
+        f"{len(component)} modules ({', '.join(component)}): {' -> '.join(one_circle(graph, component))}"
+        for component in strongly_connected(graph)
+    ]
+
+
+def test_the_graph_is_read_from_the_whole_package() -> None:
+    graph = import_graph()
+    assert "harness.settings" in graph and "harness.analysis.history" in graph
+    assert any(graph.values()), "no import between the package's modules was found"
+
+
+def test_a_circle_is_found_and_named(tmp_path: Path) -> None:
+    package = tmp_path / PACKAGE
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "a.py").write_text("from harness.sub import b\n")
+    (package / "sub" / "b.py").write_text("def f():\n    from ..c import thing\n")
+    (package / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nimport harness.a\nif TYPE_CHECKING:\n    from harness.d import T\n"
+    )
+    (package / "d.py").write_text("from . import a\n")
+    graph = import_graph(package)
+    assert graph["harness.a"] == {"harness.sub", "harness.sub.b"}
+    assert graph["harness.sub.b"] == {"harness.c"}
+    assert graph["harness.c"] == {"harness.a"}
+    assert describe(graph) == [
+        "3 modules (harness.a, harness.c, harness.sub.b): harness.a -> harness.sub.b -> harness.c -> harness.a"
+    ]
+
+
+def test_no_import_circle() -> None:
+    circles = describe(import_graph())
+    assert not circles, "import circle(s) in the package:\n" + "\n".join(circles)
