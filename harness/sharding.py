@@ -26,13 +26,16 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from harness.run_inputs import digest, task_line
 from harness.sampling import hash_order
 from harness.settings import parse_shard  # noqa: F401 (re-exported: it was defined here)
+
+if TYPE_CHECKING:
+    from harness.settings import Settings
 
 HISTORY_RUNS = 20  # history files (runs) the durations come from, newest first
 DEFAULT_ITEM_S = 1.0  # an item's weight when the history knows no task at all
@@ -133,7 +136,7 @@ def _is_harness_item(item: pytest.Item) -> bool:
     return isinstance(item, TaskItem | InvalidTaskItem)
 
 
-def _inputs(items: list[pytest.Item], settings: Any) -> dict[str, Any]:
+def _inputs(items: list[pytest.Item], settings: Settings) -> dict[str, Any]:
     from harness.collect import TaskItem
     from harness.run_inputs import inputs_record
 
@@ -174,7 +177,7 @@ def file_digest(path: Path | None) -> str | None:
         return None
 
 
-def select(items: list[pytest.Item], settings: Any) -> tuple[list[pytest.Item], list[pytest.Item], dict[str, Any]]:
+def select(items: list[pytest.Item], settings: Settings) -> tuple[list[pytest.Item], list[pytest.Item], dict[str, Any]]:
     """(kept, dropped, the `run.shard` record) for this machine's --shard."""
     assert settings.shard is not None
     index, count = settings.shard
