@@ -84,7 +84,15 @@ def test_shards_on_one_redis_merge_into_the_run_one_machine_makes(
     write_suite(project)
     fresh_stub.control(required_key=API_KEY, answers=good_answers())
     env = {"STUB_API_KEY": API_KEY}
-    keys = ["--api-key-env", "STUB_API_KEY", "--judge-api-key-env", "STUB_API_KEY", "--no-html"]
+    keys = [
+        "--api-key-env",
+        "STUB_API_KEY",
+        "--judge-api-key-env",
+        "STUB_API_KEY",
+        "--embedding-api-key-env",
+        "STUB_API_KEY",
+        "--no-html",
+    ]  # every endpoint the stub serves wants the key
     prices = project.write(
         "prices.json",
         '{"openai/stub-sut": {"input_cost_per_token": 0.001, "output_cost_per_token": 0}, '
