@@ -23,7 +23,10 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from harness.settings import Settings
 
 CHARS_PER_TOKEN = 4.0
 
@@ -63,7 +66,7 @@ def tokens(text: str) -> float:
     return len(text) / CHARS_PER_TOKEN
 
 
-def generic_estimate(task: Any, settings: Any) -> dict[str, Need]:
+def generic_estimate(task: Any, settings: Settings) -> dict[str, Need]:
     """One call of the system under test on the task's inputs; one per judge when the kind judges."""
     prompt = tokens(json.dumps(task.inputs.model_dump(mode="json"), ensure_ascii=False))
     needs = {"sut": Need(1, prompt + 60, float(settings.sut_settings.get("max_tokens") or 300))}
@@ -75,9 +78,9 @@ def generic_estimate(task: Any, settings: Any) -> dict[str, Need]:
     return needs
 
 
-def previous_results(report_dir: Path, settings: Any, limit: int = 20) -> dict[tuple[Any, ...], dict[str, Any]]:
+def previous_results(report_dir: Path, settings: Settings, limit: int = 20) -> dict[tuple[Any, ...], dict[str, Any]]:
     """The latest result of each item in earlier runs of the same system and judges."""
-    from harness.settings import system_label
+    from harness.report.run_files import system_label
 
     found: dict[tuple[Any, ...], dict[str, Any]] = {}
     runs = sorted(report_dir.glob("*/results.json"), key=lambda p: p.parent.name, reverse=True)[:limit]
@@ -97,7 +100,7 @@ def previous_results(report_dir: Path, settings: Any, limit: int = 20) -> dict[t
     return found
 
 
-def estimate_run(specs: list[Any], settings: Any, width: int | None = None) -> list[str]:
+def estimate_run(specs: list[Any], settings: Settings, width: int | None = None) -> list[str]:
     """The lines `--estimate` prints for these items (pytest's TaskItem specs), tables fit to `width`."""
     replayed = replay_from_cache(specs, settings) if can_replay(settings) and specs else None
     cache = None
@@ -118,13 +121,13 @@ def estimate_run(specs: list[Any], settings: Any, width: int | None = None) -> l
             cache.close()
 
 
-def can_replay(settings: Any) -> bool:
+def can_replay(settings: Settings) -> bool:
     """Replay items from the shared cache: --cache-url, a mode that reads, and --model as the system (an
     agent's calls come from its own code, which an estimate does not run)."""
     return bool(settings.cache_url) and settings.cache_mode.value in ("use", "replay") and not settings.has_agent
 
 
-def replay_from_cache(specs: list[Any], settings: Any) -> list[dict[str, Any]]:
+def replay_from_cache(specs: list[Any], settings: Settings) -> list[dict[str, Any]]:
     """Each item's result when run on the cache alone (--cache-mode replay: a call missing from the cache
     fails, none is made, nothing is paid or budgeted). Items run as in a run, many at once."""
     from dataclasses import replace
@@ -184,7 +187,7 @@ def _with_replay(estimate: ItemEstimate, result: dict[str, Any] | None) -> ItemE
 
 
 def estimate_items(
-    specs: list[Any], settings: Any, cache: Any = None, replayed: list[dict[str, Any]] | None = None
+    specs: list[Any], settings: Settings, cache: Any = None, replayed: list[dict[str, Any]] | None = None
 ) -> list[ItemEstimate]:
     """One estimate per item; `replayed` (in the order of `specs`): each item's replay from the cache."""
     earlier = previous_results(settings.report_dir, settings)
@@ -195,7 +198,7 @@ def estimate_items(
 
 
 def _item_estimate(
-    spec: Any, settings: Any, cache: Any, earlier: dict[tuple[Any, ...], dict[str, Any]]
+    spec: Any, settings: Settings, cache: Any, earlier: dict[tuple[Any, ...], dict[str, Any]]
 ) -> ItemEstimate:
     """From the item's earlier run (its calls still in the cache are hits), else from the benchmark's defaults."""
     from harness.benchmarks import get_benchmark
@@ -212,7 +215,7 @@ def _item_estimate(
     return ItemEstimate(task.suite, _needs_of(calls), "earlier run", cached, priced)
 
 
-def summarise(items: list[ItemEstimate], settings: Any) -> dict[str, SuiteEstimate]:
+def summarise(items: list[ItemEstimate], settings: Settings) -> dict[str, SuiteEstimate]:
     from harness.llm.pricing import load_price_file, price_for
 
     user_prices = load_price_file(settings.price_file) if settings.price_file else {}
@@ -248,7 +251,7 @@ def summarise(items: list[ItemEstimate], settings: Any) -> dict[str, SuiteEstima
 STAGES = {"sut": "system under test", "judge": "judges", "embed": "embeddings"}
 
 
-def by_stage(items: list[ItemEstimate], settings: Any) -> dict[str, SuiteEstimate]:
+def by_stage(items: list[ItemEstimate], settings: Settings) -> dict[str, SuiteEstimate]:
     """The same totals by stage: the system under test's calls, the judges' and the embeddings'. A stage's
     cost is its tokens at its models' prices, less the item's share of calls the cache will answer."""
     from harness.llm.pricing import load_price_file, price_for

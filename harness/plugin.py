@@ -13,7 +13,7 @@ from harness import xdist_support
 from harness.collect import InvalidTaskItem, TaskFile, TaskItem, is_task_file, reject_duplicate_ids
 from harness.progress import Progress
 from harness.run_state import RUN_STATE, SETTINGS, RunState, new_run_id
-from harness.settings import add_options, settings_from_options
+from harness.settings import Settings, add_options, settings_from_options
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -76,7 +76,7 @@ def pytest_configure(config: pytest.Config) -> None:
     state.prewarm = _prewarm_http_client(config, settings)
 
 
-def _load_resume(settings: Any) -> Any:
+def _load_resume(settings: Settings) -> Any:
     """--resume RUN: the interrupted run this one finishes (every process reads it: workers deselect its
     finished items too)."""
     if not settings.resume:
@@ -100,7 +100,7 @@ def run_project(config: pytest.Config) -> Path:
     return project_root(Path(str(config.invocation_params.dir)), config.args, config.inipath)
 
 
-def _serve_local_model(config: pytest.Config, settings: Any, state: RunState) -> None:
+def _serve_local_model(config: pytest.Config, settings: Settings, state: RunState) -> None:
     """One embedded-model process for the whole run, owned by the controller (or the only process): it
     listens now and starts the model on the first call; xdist workers get its address. Runs that cannot
     call it (other models, --collect-only, --estimate) start nothing."""
@@ -120,7 +120,7 @@ def _serve_local_model(config: pytest.Config, settings: Any, state: RunState) ->
     state.local_endpoint = state.local_model.endpoint
 
 
-def _prewarm_http_client(config: pytest.Config, settings: Any) -> Any:
+def _prewarm_http_client(config: pytest.Config, settings: Settings) -> Any:
     """Import the HTTP client in the background while pytest collects: the first call needs it, and its
     import (about 0.1 s) would otherwise delay the first wave of calls. Only for runs that will call a
     remote model (not on the xdist controller, which makes no calls, nor for --collect-only or
@@ -141,7 +141,7 @@ def _prewarm_http_client(config: pytest.Config, settings: Any) -> Any:
     return thread
 
 
-def _check_system_under_test(settings: Any, state: RunState, invocation: Path) -> None:
+def _check_system_under_test(settings: Settings, state: RunState, invocation: Path) -> None:
     """Fail at start-up, not once per item, when the system under test cannot work at all."""
     from harness.errors import ConfigError
 
@@ -242,7 +242,7 @@ def _check_judge_calibration(session: pytest.Session) -> None:
         raise pytest.UsageError(problem)
 
 
-def _check_cache_url(config: pytest.Config, settings: Any) -> None:
+def _check_cache_url(config: pytest.Config, settings: Settings) -> None:
     """--cache-url: a shared cache that cannot be used is one line now (exit 4), before anything is paid
     for, never a miss that pays again later. Checked once, by the process that owns the run."""
     if not settings.cache_url or xdist_support.is_worker(config):
@@ -258,7 +258,7 @@ def _check_cache_url(config: pytest.Config, settings: Any) -> None:
         raise pytest.UsageError(str(exc)) from exc
 
 
-def _check_endpoints(config: pytest.Config, settings: Any) -> None:
+def _check_endpoints(config: pytest.Config, settings: Settings) -> None:
     """Refuse before paying (harness.preflight): the price file, --max-cost with a model nobody has a price
     for, and each distinct endpoint once (provider, key, an answer to a free request). Checked once, by the
     process that owns the run, and only for a run that may call a model."""
@@ -432,7 +432,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         _describe_run_in_junit(session.config, settings)
 
 
-def _describe_run_in_junit(config: pytest.Config, settings: Any) -> None:
+def _describe_run_in_junit(config: pytest.Config, settings: Settings) -> None:
     """With --junitxml, the test suite carries the system under test, the judges and the local-model notice."""
     from _pytest.junitxml import xml_key
 

@@ -15,9 +15,12 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.errors import ConfigError
+
+if TYPE_CHECKING:
+    from harness.settings import Settings
 
 PROBE_TIMEOUT_S = 5.0
 
@@ -34,7 +37,7 @@ class Use:
     key_option: str
 
 
-def uses(settings: Any) -> list[Use]:
+def uses(settings: Settings) -> list[Use]:
     """The models the run may call over the network (the embedded ones and the reference judge need none)."""
     from harness.judge import REFERENCE_JUDGE
 
@@ -51,7 +54,7 @@ def uses(settings: Any) -> list[Use]:
     return [u for u in found if not u.model.startswith("local/") and u.model != REFERENCE_JUDGE]
 
 
-def route_of(settings: Any, use: Use) -> str:
+def route_of(settings: Settings, use: Use) -> str:
     """The route the client will take (harness.llm.client.LLMClient.route_for, without building one)."""
     if settings.route != "auto":
         return str(settings.route)
@@ -60,7 +63,7 @@ def route_of(settings: Any, use: Use) -> str:
     return "litellm"
 
 
-def check_price_file(settings: Any) -> dict[str, Any]:
+def check_price_file(settings: Settings) -> dict[str, Any]:
     """The user's prices, read now: an unreadable or malformed file is one line naming it."""
     if settings.price_file is None:
         return {}
@@ -72,7 +75,7 @@ def check_price_file(settings: Any) -> dict[str, Any]:
         raise ConfigError(f"--price-file {exc}") from exc
 
 
-def check_budget(settings: Any, prices: dict[str, Any]) -> None:
+def check_budget(settings: Settings, prices: dict[str, Any]) -> None:
     """--max-cost binds only calls whose price is known: a model without one is refused, unless the user
     gives its price or accepts an unbounded run."""
     if settings.max_cost_usd is None or settings.allow_unpriced:
@@ -106,7 +109,7 @@ def _provider_problem(use: Use) -> str | None:
     return None
 
 
-def _key_problem(settings: Any, use: Use, route: str) -> str | None:
+def _key_problem(settings: Settings, use: Use, route: str) -> str | None:
     """None when the key the call needs is in the environment."""
     if use.key_env:
         if not os.environ.get(use.key_env):
@@ -164,7 +167,7 @@ def probe(api_base: str, key: str | None, timeout: float = PROBE_TIMEOUT_S, *, o
     return None
 
 
-def check_endpoints(settings: Any) -> None:
+def check_endpoints(settings: Settings) -> None:
     """Each distinct endpoint once: provider, key, and (for your own endpoints) that it answers. All
     problems in one line, naming the options."""
     if settings.cache_mode.value == "replay":

@@ -22,11 +22,14 @@ import contextlib
 import json
 import secrets
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.cache_store import NAMESPACES, check_namespace
 from harness.errors import CacheUnavailableError, ConfigError
 from harness.secrets import redact_url
+
+if TYPE_CHECKING:
+    from harness.settings import Settings
 
 PREFIX = "harness:v1"
 CLAIM_TTL_MS = 20_000  # a dead holder's claim lapses after this long
@@ -280,7 +283,7 @@ class RedisLedger:
         """The client belongs to the cache's store, which closes it."""
 
 
-def shared_parts(settings: Any, run_id: str) -> tuple[RedisStore, RedisLedger | None]:
+def shared_parts(settings: Settings, run_id: str) -> tuple[RedisStore, RedisLedger | None]:
     """The shared store for --cache-url, and the --max-cost ledger of the run group (or of this run)."""
     client = connect(settings.cache_url)
     store = RedisStore(client, settings.cache_url)

@@ -11,9 +11,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.project import builtin_prompts_dir, prompts_dir
+
+if TYPE_CHECKING:
+    from harness.settings import Settings
 
 CONTENT_CAP_BYTES = 64 * 2**20  # past this much data, files are hashed by name and size only
 
@@ -74,7 +77,7 @@ def folder_files(folder: Path) -> list[Path]:
 
 
 def inputs_record(
-    items: list[tuple[str, str, Any, str | None, int]], task_files: list[Path], settings: Any
+    items: list[tuple[str, str, Any, str | None, int]], task_files: list[Path], settings: Settings
 ) -> dict[str, Any]:
     """`run.inputs`: the items selected (before --shard: (suite, task id, version, variant, repeat)), and
     digests of the task files, the fixtures and the prompt templates (the project's and the harness's own)."""

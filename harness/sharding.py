@@ -26,13 +26,20 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from harness.run_inputs import digest, task_line
+from harness import xdist_support
+from harness.collect import InvalidTaskItem, TaskItem
+from harness.project import history_dir
+from harness.run_inputs import digest, files_digest, folder_files, inputs_record, task_line
+from harness.run_state import SETTINGS
 from harness.sampling import hash_order
 from harness.settings import parse_shard  # noqa: F401 (re-exported: it was defined here)
+
+if TYPE_CHECKING:
+    from harness.settings import Settings
 
 HISTORY_RUNS = 20  # history files (runs) the durations come from, newest first
 DEFAULT_ITEM_S = 1.0  # an item's weight when the history knows no task at all
@@ -76,8 +83,6 @@ def read_durations(report_dir: Path, runs: int = HISTORY_RUNS) -> dict[tuple[str
     """Durations from the newest `runs` history files of `report_dir` (the order of their names)."""
     import csv
 
-    from harness.project import history_dir
-
     rows: list[dict[str, str]] = []
     for path in sorted(history_dir(report_dir).glob("*.csv"))[-runs:]:
         with path.open(encoding="utf-8", newline="") as handle:
@@ -120,7 +125,6 @@ def weights_digest(units: list[Unit], durations: dict[tuple[str, str], float]) -
 
 def _identity(item: pytest.Item) -> tuple[str, str, bool]:
     """(suite, task id or entry name, whether it is a real task) of a harness item."""
-    from harness.collect import TaskItem
 
     if isinstance(item, TaskItem):
         return item.task.suite, item.task.id, True
@@ -128,14 +132,11 @@ def _identity(item: pytest.Item) -> tuple[str, str, bool]:
 
 
 def _is_harness_item(item: pytest.Item) -> bool:
-    from harness.collect import InvalidTaskItem, TaskItem
 
     return isinstance(item, TaskItem | InvalidTaskItem)
 
 
-def _inputs(items: list[pytest.Item], settings: Any) -> dict[str, Any]:
-    from harness.collect import TaskItem
-    from harness.run_inputs import inputs_record
+def _inputs(items: list[pytest.Item], settings: Settings) -> dict[str, Any]:
 
     rows = []
     for item in items:
@@ -158,7 +159,6 @@ def harness_source_digest() -> str:
     """sha256 over the harness package's own files (code, schemas, the benchmarks' data), by content: shards
     built from different code must not merge, and the version string alone does not change with the code,
     nor does a git revision exist in an installed image. About 1 MB: a few milliseconds, once per process."""
-    from harness.run_inputs import files_digest, folder_files
 
     package = Path(__file__).resolve().parent
     return str(files_digest(folder_files(package), package)["digest"])
@@ -174,7 +174,7 @@ def file_digest(path: Path | None) -> str | None:
         return None
 
 
-def select(items: list[pytest.Item], settings: Any) -> tuple[list[pytest.Item], list[pytest.Item], dict[str, Any]]:
+def select(items: list[pytest.Item], settings: Settings) -> tuple[list[pytest.Item], list[pytest.Item], dict[str, Any]]:
     """(kept, dropped, the `run.shard` record) for this machine's --shard."""
     assert settings.shard is not None
     index, count = settings.shard
@@ -213,8 +213,6 @@ class RunSelection:
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config, items: list) -> None:
-        from harness import xdist_support
-        from harness.run_state import SETTINGS
 
         settings = config.stash[SETTINGS]
         if config.option.collectonly and settings.shard is None:
@@ -239,7 +237,6 @@ class RunSelection:
     def pytest_runtest_makereport(self, item: pytest.Item, call: Any) -> Any:
         """xdist: the controller does not collect, so a worker's first report carries the shard's line."""
         report = yield
-        from harness import xdist_support
 
         if xdist_support.is_worker(self.config) and not self.sent:
             self.sent = True
@@ -309,14 +306,12 @@ class WorkerRecords:
 def register(config: pytest.Config) -> None:
     """Called by the plugin's pytest_configure."""
     config.pluginmanager.register(RunSelection(config), "harness-run-selection")
-    from harness import xdist_support
 
     if xdist_support.is_controller(config) and config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(WorkerRecords(config), "harness-worker-records")
 
 
 def is_shard(config: pytest.Config) -> bool:
-    from harness.run_state import SETTINGS
 
     settings = config.stash.get(SETTINGS, None)
     return settings is not None and settings.shard is not None
@@ -330,8 +325,6 @@ def run_fields(config: pytest.Config) -> dict[str, Any]:
     if SHARD in config.stash:
         fields["shard"] = config.stash[SHARD]
     elif is_shard(config):  # nothing reached the controller (no item ran anywhere): an empty shard
-        from harness.run_state import SETTINGS
-
         settings = config.stash[SETTINGS]
         index, count = settings.shard
         fields["shard"] = {"index": index, "count": count, "balance": settings.shard_balance, "tasks": 0,
