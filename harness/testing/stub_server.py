@@ -485,7 +485,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.config:
         from pathlib import Path
 
-        text = Path(args.config).read_text(encoding="utf-8") if Path(args.config).is_file() else args.config
+        # inline JSON is an object; anything else names a file (asking the filesystem about a long JSON
+        # text fails with "File name too long")
+        inline = args.config.lstrip().startswith("{")
+        text = args.config if inline else Path(args.config).read_text(encoding="utf-8")
         config.update(json.loads(text))
 
     def ready(port: int) -> None:
