@@ -122,10 +122,9 @@ def _column_means(stack: Any) -> Any:
         return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
 
-def krippendorff_alpha_nominal(units: Sequence[Sequence[Any]]) -> float | None:
-    """Krippendorff's alpha for nominal data: chance-corrected agreement among raters who each gave one
-    value per unit (missing values left out of a unit). Units with fewer than two values do not count.
-    None when it is undefined (fewer than two pairable values, or every value the same)."""
+def _coincidences(units: Sequence[Sequence[Any]]) -> tuple[Any, Any, float]:
+    """Krippendorff's coincidence matrix of pairable values, its margins and their sum (units with fewer
+    than two values left out): what every alpha metric is computed from."""
     from collections import Counter
 
     coincidences: Counter[tuple[Any, Any]] = Counter()
@@ -141,6 +140,15 @@ def krippendorff_alpha_nominal(units: Sequence[Sequence[Any]]) -> float | None:
     for (a, _), weight in coincidences.items():
         totals[a] += weight
     n = sum(totals.values())
+    return coincidences, totals, n
+
+
+def krippendorff_alpha_nominal(units: Sequence[Sequence[Any]]) -> float | None:
+    """Krippendorff's alpha for nominal data: chance-corrected agreement among raters who each gave one
+    value per unit (missing values left out of a unit). Units with fewer than two values do not count.
+    None when it is undefined (fewer than two pairable values, or every value the same)."""
+
+    coincidences, totals, n = _coincidences(units)
     if n <= 1:
         return None
     observed = sum(w for (a, b), w in coincidences.items() if a != b) / n
@@ -227,23 +235,10 @@ def krippendorff_alpha(units: Sequence[Sequence[Any]], metric: str = "nominal") 
     the values its raters gave (missing ones left out); units with fewer than two values do not count.
     Ordinal values must sort (their order is the scale's; the distance between two ranks counts the values
     observed between them, Krippendorff 2011); interval values must be numbers. None when undefined."""
-    from collections import Counter
 
     if metric not in ("nominal", "ordinal", "interval"):
         raise ValueError(f"unknown metric {metric!r}: nominal, ordinal or interval")
-    coincidences: Counter[tuple[Any, Any]] = Counter()
-    for values in units:
-        m = len(values)
-        if m < 2:
-            continue
-        for i, a in enumerate(values):
-            for j, b in enumerate(values):
-                if i != j:
-                    coincidences[(a, b)] += 1 / (m - 1)
-    totals: Counter[Any] = Counter()
-    for (a, _), weight in coincidences.items():
-        totals[a] += weight
-    n = sum(totals.values())
+    coincidences, totals, n = _coincidences(units)
     if n <= 1:
         return None
     levels = sorted(totals)
