@@ -20,6 +20,7 @@ from collections import defaultdict
 from typing import Any
 
 from harness.benchmarks import Column, Section, Table
+from harness.benchmarks.gem import QUALITATIVE, QUANTITATIVE
 from harness.benchmarks.gem.judges import JUDGED_METRICS
 from harness.benchmarks.gem.per_judge import METRIC, SOLUTION_LABELS, per_judge_results
 from harness.benchmarks.gem.solutions import BUILTIN_ORDER
@@ -42,15 +43,6 @@ AGGREGATION_TEXT = {
     "(their with-product report)",
 }
 
-QUANTITATIVE = (
-    Column("rf", "RF", "response_flow"),
-    Column("rc", "RC", "response_coherence"),
-    Column("af", "AF", "ad_flow"),
-    Column("ac", "AC", "ad_coherence"),
-    Column("ir", "IR", "injection_rate"),
-    Column("ctr", "CTR", "ctr"),
-)
-QUALITATIVE = tuple(Column(m.name, m.label, m.name) for m in JUDGED_METRICS)
 COST = (
     Column("ittft", "ITTFT", "ittft", scale="tokens"),
     Column("ottft", "OTTFT", "ottft", scale="tokens"),
