@@ -30,16 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.analysis.panel import panel_agreement
+from harness.benchmarks.gem.logged import METRIC_FILES  # the authors' workbook names -> the harness's metrics
 
-# the authors' file name for each judged metric -> the harness's metric name (harness.benchmarks.gem.judges)
-METRIC_FILES = {
-    "accuracy": "accuracy",
-    "naturalness": "naturalness",
-    "personality": "personality",
-    "trust": "trust",
-    "notice_products": "notice",
-    "click_products": "click",
-}
 LEVELS = (0.0, 30.0, 60.0, 90.0)  # every metric's four categories, by the score the authors' code gives
 SOLUTIONS = ("Ad-Chat", "GI-R", "GIR-R", "GIR-P")
 DATASETS = ("MT-Human", "LM-Market", "CA_Prod")
