@@ -11,6 +11,7 @@ import json
 import os
 import re
 import select
+import signal
 import shutil
 import subprocess
 import sys
@@ -71,6 +72,11 @@ def solve_args(root: Path, *extra: str) -> list[str]:
     ]  # fmt: skip
 
 
+def _controlling_terminal_with_sigint_ignored() -> None:
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class Terminal:
     """A program on a pseudo-terminal, read as a person reads it: `expect` waits for text after what was
     already matched (output can arrive with the next prompt in one read, so the search starts where the last
@@ -79,10 +85,11 @@ class Terminal:
     def __init__(self, argv: list[str], cwd: Path) -> None:
         self.master, slave = os.openpty()
         # A session of its own with the terminal as its controlling terminal, as a login shell gives it:
-        # Ctrl-C typed there reaches the program as SIGINT.
+        # Ctrl-C typed there reaches the program as SIGINT. SIGINT starts out ignored, as it is for anything a
+        # CI runner starts as a background job: the prompt must take it back (it did not, and CI hung here).
         self.process = subprocess.Popen(
             argv, cwd=cwd, env={**env(), "TERM": "xterm"}, stdin=slave, stdout=slave, stderr=slave, close_fds=True,
-            start_new_session=True, preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+            start_new_session=True, preexec_fn=_controlling_terminal_with_sigint_ignored,
         )  # fmt: skip
         os.close(slave)
         self.buffer = ""

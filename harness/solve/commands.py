@@ -7,6 +7,7 @@ import contextlib
 import datetime as dt
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -142,8 +143,17 @@ def _start(args: argparse.Namespace, session: Session | None) -> int:
     return _repl(client, task, state, supervisor)
 
 
+def _ctrl_c_interrupts() -> None:
+    """A person at the prompt expects Ctrl-C to drop the line. A process started as a background job of a
+    shell without job control (a CI runner, `cmd &` in a script) inherits SIGINT as ignored, and Python then
+    installs no handler: Ctrl-C would do nothing at all. At a terminal, the prompt takes SIGINT back."""
+    if sys.stdin.isatty() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _repl(client: Client, task: str, state: dict[str, Any], supervisor: Any) -> int:
     session = client.session
+    _ctrl_c_interrupts()
     repl = Repl(client, task)
     try:
         repl.run(state)
