@@ -76,6 +76,7 @@ CALIBRATED = {
     "mk-app-kobojar-savings-ng",
     "mk-app-pennypilot-us-launch",
     "mk-app-colibri-neobank-mexico",
+    "mk-app-pawscope-vet-telehealth-us",
 }
 
 
