@@ -77,6 +77,8 @@ CALIBRATED = {
     "mk-app-pennypilot-us-launch",
     "mk-app-colibri-neobank-mexico",
     "mk-app-pawscope-vet-telehealth-us",
+    "mk-app-parlaya-spanish-us",
+    "mk-app-gyeol-notes-korea",
 }
 
 
