@@ -79,6 +79,7 @@ CALIBRATED = {
     "mk-app-pawscope-vet-telehealth-us",
     "mk-app-parlaya-spanish-us",
     "mk-app-gyeol-notes-korea",
+    "mk-app-ponte-english-brazil",
 }
 
 
