@@ -80,6 +80,8 @@ CALIBRATED = {
     "mk-app-parlaya-spanish-us",
     "mk-app-gyeol-notes-korea",
     "mk-app-ponte-english-brazil",
+    "mk-app-focusden-productivity",
+    "mk-app-capoclub-guitar",
 }
 
 
