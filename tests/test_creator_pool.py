@@ -84,6 +84,12 @@ CALIBRATED = {
     "mk-app-kobojar-savings-ng",
     "mk-app-pennypilot-us-launch",
     "mk-app-colibri-neobank-mexico",
+    "mk-app-pawscope-vet-telehealth-us",
+    "mk-app-parlaya-spanish-us",
+    "mk-app-gyeol-notes-korea",
+    "mk-app-ponte-english-brazil",
+    "mk-app-focusden-productivity",
+    "mk-app-capoclub-guitar",
 }
 
 
