@@ -17,6 +17,7 @@ import pytest
 
 from harness import xdist_support
 from harness.errors import HarnessError, TaskFileError
+from harness.item_names import item_name
 from harness.project import TASK_SUFFIXES, is_task_file  # noqa: F401 (re-exported: plugin.py)
 from harness.result import error_result
 from harness.run_state import RUN_STATE, SETTINGS
@@ -27,24 +28,6 @@ MAX_NAME = 80
 # ones finish (and are reported) first; a wide window keeps every call slot busy to the end of a run (with
 # 2x, the last items' second calls ran almost alone: a tail of about one call latency).
 ITEM_WINDOW = 8
-
-
-def item_name(task_id: str, variant: str | None, repeat: int, repeats: int) -> str:
-    """`id`, `id[variant]`, `id[r1]` or `id[variant/r1]`: `-k variant` selects by variant, repeats 0-based."""
-    parts = [p for p in (variant, f"r{repeat}" if repeats > 1 else None) if p]
-    return f"{task_id}[{'/'.join(parts)}]" if parts else task_id
-
-
-def parse_item_name(name: str) -> tuple[str, str | None, int]:
-    """(task id, variant, repeat) from an item name made by `item_name`."""
-    task_id, _, rest = name.partition("[")
-    variant, repeat = None, 0
-    for part in rest.rstrip("]").split("/") if rest else []:
-        if part[:1] == "r" and part[1:].isdigit():
-            repeat = int(part[1:])
-        elif part:
-            variant = part
-    return task_id, variant, repeat
 
 
 def short_name(text: str) -> str:
@@ -67,6 +50,7 @@ class ItemSpec:
     variant: str | None
     repeat: int
     task_path: Path
+    repeats: int = 1  # how many the run makes: an item's name carries its repeat only when there are several
 
 
 class _OneLineReports:
@@ -130,7 +114,9 @@ class TaskFile(pytest.File):
                     yield TaskItem.from_parent(
                         self,
                         name=item_name(task.id, variant, repeat, settings.repeats),
-                        spec=ItemSpec(task=task, variant=variant, repeat=repeat, task_path=self.path),
+                        spec=ItemSpec(
+                            task=task, variant=variant, repeat=repeat, task_path=self.path, repeats=settings.repeats
+                        ),
                         line=line,
                         display_path=shown,
                         suite_threshold=loaded.pass_threshold,

@@ -32,6 +32,7 @@ from typing import Any
 
 from harness.errors import AgentError, HarnessError
 from harness.gateway import Gateway, GatewayAccess, ItemSession
+from harness.item_names import item_name
 from harness.llm.stages import current_stage
 from harness.secrets import Redactor
 from harness.solvers import Answer, CallScope, LoopLimits, Trajectory, recorded_tools
@@ -44,28 +45,28 @@ DRAIN_GRACE_S = 0.5  # after the main process exits, how long its pipes may take
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-def item_name(task: dict[str, Any]) -> str:
-    """`id`, `id[variant]`, `id[r1]` or `id[variant/r1]`, as the pytest item is named."""
-    parts = [p for p in (task.get("variant"), f"r{task['repeat']}" if task.get("repeat") else None) if p]
-    return f"{task['id']}[{'/'.join(parts)}]" if parts else str(task["id"])
-
-
-def folder_name(task: dict[str, Any]) -> str:
+def folder_name(task: dict[str, Any], item: str) -> str:
     """The name of an item's working folder, unique in the run: readable (suite, task, variant, repeat) and
     ended by a digest of all four, so that two suites' task `t`, or two ids the cleaning makes equal,
     never share one."""
     full = [task.get("suite"), task["id"], task.get("variant"), task.get("repeat") or 0]
     digest = hashlib.sha256(json.dumps(full).encode()).hexdigest()[:12]
-    readable = _UNSAFE.sub("_", f"{task.get('suite') or ''}.{item_name(task)}").strip("._")[:100]
+    readable = _UNSAFE.sub("_", f"{task.get('suite') or ''}.{item}").strip("._")[:100]
     return f"{readable}-{digest}" if readable else digest
 
 
 def task_document(
-    prompt: str, system: str | None, tools: list[Tool], task: dict[str, Any], limits: LoopLimits, access: GatewayAccess
+    prompt: str,
+    system: str | None,
+    tools: list[Tool],
+    task: dict[str, Any],
+    item: str,
+    limits: LoopLimits,
+    access: GatewayAccess,
 ) -> dict[str, Any]:
     return {
         "id": task["id"],
-        "item": item_name(task),
+        "item": item,
         "prompt": prompt,
         "system": system,
         "tools": [tool.spec() for tool in tools],
@@ -125,10 +126,11 @@ class _GatewayAgent:
     ) -> Answer:
         limits = limits or LoopLimits()
         info = task or {"id": "task", "variant": None, "repeat": scope.repeat}
+        item = item_name(str(info["id"]), info.get("variant"), scope.repeat, scope.repeats)
         await self.gateway.start()
         trajectory = Trajectory()
         session = self.gateway.open_session(
-            item=item_name(info),
+            item=item,
             task_version=scope.task_version,
             repeat=scope.repeat,
             records=scope.records,
@@ -136,7 +138,7 @@ class _GatewayAgent:
             stage=current_stage(),
         )
         access = self.gateway.access(session)
-        document = task_document(prompt, system, tools, info, limits, access)
+        document = task_document(prompt, system, tools, info, item, limits, access)
         timeout = limits.time_limit_s or self.timeout_s
         try:
             text = await self._run(document, access, session, timeout)
@@ -200,7 +202,7 @@ class CommandAgent(_GatewayAgent):
         self, document: dict[str, Any], access: GatewayAccess, session: ItemSession, timeout: float,
         port: int | None, socket: Any,
     ) -> str:  # fmt: skip
-        item = folder_name(document["task"])
+        item = folder_name(document["task"], document["item"])
         folder = self.sandbox.folder_for(item)
         extra = {**access.env(), "HARNESS_TASK_ID": str(document["id"])}
         extra["HARNESS_MCP_STDIO"] = " ".join(access.mcp_stdio)

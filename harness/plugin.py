@@ -406,7 +406,7 @@ def _crashed_task_result(report: pytest.TestReport) -> dict[str, Any] | None:
     path, _, name = report.nodeid.partition("::")
     if not report.failed or not name or not is_task_file(Path(path)) or report.when in ("setup", "call", "teardown"):
         return None
-    from harness.collect import parse_item_name
+    from harness.item_names import parse_item_name
 
     message = str(report.longrepr).strip().splitlines()[-1] if report.longrepr else "the process running it died"
     task_id, variant, repeat = parse_item_name(name)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from harness.errors import AgentError, ConfigError, HarnessError
+from harness.item_names import item_name
 from harness.llm.client import LLMClient
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest
@@ -69,6 +70,7 @@ class CallScope:
     task_version: int
     repeat: int
     records: list[CallRecord]
+    repeats: int = 1  # how many repeats the run makes: an item's name (harness.item_names) names its repeat only then
 
 
 class Solver(Protocol):
@@ -365,7 +367,7 @@ class AgentSolver:
             await self.gateway.start()
             info = task or {}
             session = self.gateway.open_session(
-                item=str(info.get("id", "task")),
+                item=item_name(str(info.get("id", "task")), info.get("variant"), scope.repeat, scope.repeats),
                 task_version=scope.task_version,
                 repeat=scope.repeat,
                 records=scope.records,

@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "scores", "tracebacks", "processes", "project", "terminal_fit",
         ),
     ),
-    ("tasks", ("task_model", "kinds", "task", "reference", "world", "tools")),
+    ("tasks", ("task_model", "kinds", "task", "item_names", "reference", "world", "tools")),
     ("calls", ("llm", "llm.*", "local", "local.*", "cache", "cache_store", "redis_store", "self_preference")),
     (
         "items",

@@ -334,7 +334,8 @@ def test_the_cache_key_ignores_credentials_in_the_endpoint() -> None:
 
 
 def test_item_names_round_trip() -> None:
-    from harness.collect import item_name, parse_item_name, short_name
+    from harness.collect import short_name
+    from harness.item_names import item_name, parse_item_name
 
     assert item_name("t", None, 0, 1) == "t"
     assert item_name("t", "gir-r", 0, 1) == "t[gir-r]"
