@@ -24,10 +24,6 @@ from harness.run_state import RUN_STATE, SETTINGS
 from harness.task import TaskProblem, load_task_file
 
 MAX_NAME = 80
-# Items in flight per process, as a multiple of --concurrency. Items enter in collection order, so early
-# ones finish (and are reported) first; a wide window keeps every call slot busy to the end of a run (with
-# 2x, the last items' second calls ran almost alone: a tail of about one call latency).
-ITEM_WINDOW = 8
 
 
 def short_name(text: str) -> str:
@@ -230,14 +226,11 @@ class TaskItem(_OneLineReports, pytest.Item):
     def _runner(self) -> Any:
         state = self.config.stash[RUN_STATE]
         if state.runner is None:
-            from harness.runner import Runner
-            from harness.services import build_services
+            from harness.services import build_runner
 
-            settings = self.config.stash[SETTINGS]
             shared = xdist_support.is_worker(self.config)
-            state.runner = Runner(
-                lambda: build_services(settings, state.run_id, shared_cache=shared, local=state.local_endpoint),
-                max_items_in_flight=ITEM_WINDOW * settings.concurrency,
+            state.runner = build_runner(
+                self.config.stash[SETTINGS], state.run_id, shared_cache=shared, local=state.local_endpoint
             )
             if state.progress is not None:
                 state.progress.attach(state.runner)
