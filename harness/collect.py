@@ -18,7 +18,9 @@ import pytest
 from harness import xdist_support
 from harness.errors import HarnessError, TaskFileError
 from harness.item_names import item_name
+from harness.kinds import CollectionChecks, get_benchmark
 from harness.project import TASK_SUFFIXES, is_task_file  # noqa: F401 (re-exported: plugin.py)
+from harness.reference import failure_line
 from harness.result import error_result
 from harness.run_state import RUN_STATE, SETTINGS
 from harness.task import TaskProblem, load_task_file
@@ -80,8 +82,6 @@ class TaskFile(pytest.File):
             )
 
     def _collect(self, shown: str) -> Iterator[pytest.Item]:
-        from harness.kinds import get_benchmark
-
         settings = self.config.stash[SETTINGS]
         loaded = load_task_file(self.path, shown)
         by_task: dict[Any, list[TaskProblem]] = defaultdict(list)
@@ -120,7 +120,6 @@ class TaskFile(pytest.File):
 
 
 def _collection_checks(config: pytest.Config) -> Any:
-    from harness.kinds import CollectionChecks
     from harness.services import prompt_library
 
     settings = config.stash[SETTINGS]
@@ -215,8 +214,6 @@ class TaskItem(_OneLineReports, pytest.Item):
 
     @property
     def pass_threshold(self) -> float:
-        from harness.kinds import get_benchmark
-
         chosen = self.config.stash[SETTINGS].pass_threshold
         for candidate in (chosen, self.task.pass_threshold, self.suite_threshold):
             if candidate is not None:
@@ -278,8 +275,6 @@ class TaskItem(_OneLineReports, pytest.Item):
 
     def _why(self) -> str:
         """`: expected X; got Y`, unless the run withholds its references."""
-        from harness.reference import failure_line
-
         assert self.result is not None
         if self.config.stash[SETTINGS].withhold_references:
             return ""
@@ -290,7 +285,6 @@ class TaskItem(_OneLineReports, pytest.Item):
         if when == "setup" and outcome != "passed":
             if self.result is not None:
                 return self.result
-            from harness.kinds import get_benchmark
 
             spec = self.spec
             result = error_result(

@@ -32,9 +32,10 @@ from typing import Any
 
 from harness.errors import AgentError, HarnessError
 from harness.gateway import Gateway, GatewayAccess, ItemSession
+from harness.gateway.connections import MAX_CONNECTIONS_PER_ITEM
 from harness.item_names import item_name
 from harness.llm.stages import current_stage
-from harness.secrets import Redactor
+from harness.secrets import Redactor, redact_url
 from harness.solvers import Answer, CallScope, LoopLimits, Trajectory, recorded_tools
 from harness.tools import Tool
 from harness.wellformed import well_formed_text
@@ -181,7 +182,6 @@ class CommandAgent(_GatewayAgent):
         if self.sandbox.mode != "bwrap" or self.sandbox.network != "gateway":
             yield None, None
             return
-        from harness.gateway.connections import MAX_CONNECTIONS_PER_ITEM
         from harness.gateway.unix_socket import serve_gateway_socket
 
         path = self.sandbox.gateway_socket(f"item-{next(self._sockets)}")
@@ -317,7 +317,6 @@ class ServiceAgent(_GatewayAgent):
 
     def __init__(self, url: str, gateway: Gateway, timeout_s: float, concurrency: int = 16) -> None:
         super().__init__(gateway, timeout_s)
-        from harness.secrets import redact_url
 
         self.url = url
         self.name = f"agent-url:{redact_url(url)}"

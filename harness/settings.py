@@ -10,9 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from harness.cache import CacheMode
+from harness.cache_store import database_problem
 from harness.errors import ConfigError
 from harness.project import PROTECTED, fixtures_dir
-from harness.run_files import system_label  # also re-exported: it was defined here
+from harness.run_files import (
+    RunDocumentError,
+    read_run_document,
+    system_label,  # also re-exported: it was defined here
+)
 
 LOCAL_CHAT_MODEL = "local/smollm2"
 LOCAL_EMBEDDING_MODEL = "local/all-minilm-l6-v2"
@@ -567,8 +572,6 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         if baseline is None:
             problems.append(f"--baseline {opt.baseline}: expected a results.json file or a run folder holding one")
         else:
-            from harness.run_files import RunDocumentError, read_run_document
-
             try:  # all of it, now: a baseline found unreadable after the run would waste what the run paid
                 document = read_run_document(baseline)
             except RunDocumentError as exc:
@@ -846,11 +849,8 @@ def check_paths(settings: Settings) -> None:
         problem = _directory_problem(path)
         if problem:
             problems.append(f"{label} {path}: {problem}")
-        elif label == "--cache-dir":
-            from harness.cache_store import database_problem
-
-            if damage := database_problem(path):
-                problems.append(f"--cache-dir: {damage}")
+        elif label == "--cache-dir" and (damage := database_problem(path)):
+            problems.append(f"--cache-dir: {damage}")
     if settings.price_file is not None:
         from harness.llm.pricing import load_price_file
 

@@ -25,8 +25,10 @@ from harness.item_names import item_name
 from harness.llm.client import LLMClient
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest
+from harness.llm.stages import current_stage
+from harness.secrets import redact_text
 from harness.tools import Tool
-from harness.wellformed import well_formed
+from harness.wellformed import well_formed, well_formed_text
 
 DEFAULT_MAX_STEPS = 12
 DEFAULT_TOKEN_BUDGET = 60_000
@@ -57,8 +59,6 @@ class Answer:
     def __post_init__(self) -> None:
         # Every answer, whatever produced it, is data from the system under test: cleaned of lone surrogates
         # and of the run's secrets (a key an agent found and echoed) before a judge, a report or the cache sees it.
-        from harness.secrets import redact_text
-        from harness.wellformed import well_formed_text
 
         self.text = redact_text(well_formed_text(self.text))
 
@@ -362,8 +362,6 @@ class AgentSolver:
             kwargs["tools"] = []
         session = None
         if self.gateway is not None and self._wants("gateway"):
-            from harness.llm.stages import current_stage
-
             await self.gateway.start()
             info = task or {}
             session = self.gateway.open_session(

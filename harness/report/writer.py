@@ -25,7 +25,7 @@ from harness.report.tables import compute_tables
 from harness.result import RESULT_SCHEMA_VERSION
 from harness.secrets import redact
 from harness.settings import Settings
-from harness.sharding import run_fields
+from harness.sharding import is_shard, run_fields
 from harness.wellformed import well_formed_text
 
 LOCAL_NOTICE = (
@@ -190,8 +190,6 @@ def _write_html(run: dict[str, Any], directory: Path) -> Path | None:
 def write_run(config: pytest.Config, state: Any, settings: Settings, exit_status: int) -> dict[str, Any]:
     """Write the run's files and return the run document (with "report_dir" added). A shard's run adds
     nothing to the history: the merged run does, once (see harness.report.merge)."""
-    from harness.sharding import is_shard
-
     run = redact(build_run(config, state, settings, exit_status))
     directory, html = save_run(run, settings, history=not is_shard(config))
     if settings.baseline is not None:
