@@ -16,6 +16,7 @@ import pytest
 import harness
 from harness.atomic_write import WriteFailed, write_atomic
 from harness.kinds import run_records
+from harness.llm.endpoint import ModelName
 from harness.report.aggregate import by_suite, summarize
 from harness.report.agreement import judge_agreement
 from harness.report.markdown import render_summary
@@ -67,7 +68,7 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
     # The notice is about scores: the embedded chat model answering or judging. Local embeddings alone
     # (MiniLM, a real embedding model) do not make scores meaningless.
     local = settings.uses_local_models or any(
-        call["model"].startswith("local/") and call["namespace"] != "embed" for r in results for call in r["calls"]
+        ModelName(call["model"]).embedded and call["namespace"] != "embed" for r in results for call in r["calls"]
     )
     return {
         "schema_version": RESULT_SCHEMA_VERSION,
