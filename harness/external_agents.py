@@ -34,7 +34,6 @@ from harness.errors import AgentError, HarnessError
 from harness.gateway import Gateway, GatewayAccess, ItemSession
 from harness.gateway.connections import MAX_CONNECTIONS_PER_ITEM
 from harness.item_names import item_name
-from harness.llm.stages import current_stage
 from harness.secrets import Redactor, redact_url
 from harness.solvers import Answer, CallScope, LoopLimits, Trajectory, recorded_tools
 from harness.tools import Tool
@@ -128,29 +127,19 @@ class _GatewayAgent:
         limits = limits or LoopLimits()
         info = task or {"id": "task", "variant": None, "repeat": scope.repeat}
         item = item_name(str(info["id"]), info.get("variant"), scope.repeat, scope.repeats)
-        await self.gateway.start()
         trajectory = Trajectory()
-        session = self.gateway.open_session(
-            item=item,
-            task_version=scope.task_version,
-            repeat=scope.repeat,
-            records=scope.records,
-            tools=recorded_tools(tools, trajectory),
-            stage=current_stage(),
-        )
-        access = self.gateway.access(session)
-        document = task_document(prompt, system, tools, info, item, limits, access)
         timeout = limits.time_limit_s or self.timeout_s
+        session: ItemSession | None = None
         try:
-            text = await self._run(document, access, session, timeout)
+            async with self.gateway.item_session(
+                item=item, scope=scope, tools=recorded_tools(tools, trajectory)
+            ) as session:
+                access = self.gateway.access(session)
+                document = task_document(prompt, system, tools, info, item, limits, access)
+                text = await self._run(document, access, session, timeout)
         except HarnessError as exc:
-            await self.gateway.finish_session(session)  # the calls still in flight belong to this item
-            raise session.first_failure() or exc from None
-        finally:
-            self.gateway.close_session(session)  # cancelled: revoked at least
-        await self.gateway.finish_session(session)
-        if (failure := session.first_failure()) is not None:
-            raise failure  # the agent carried on after a refused call: its answer is not the run's answer
+            # A refused call is why the agent failed (or why its answer does not count): the item's error.
+            raise (session.first_failure() if session is not None else None) or exc from None
         return Answer(text=text, tool_calls=trajectory.steps)
 
     async def _run(self, document: dict[str, Any], access: GatewayAccess, session: ItemSession, timeout: float) -> str:
