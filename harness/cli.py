@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.cache import NAMESPACES, CacheMode, CallCache
-from harness.report.run_files import load_run, run_path
+from harness.run_files import load_run, run_path
 
 
 def _add_common(parser: argparse.ArgumentParser, *, table: bool = True) -> None:
@@ -26,8 +26,8 @@ def _runs_newest_first(report_dir: Path) -> list[Path]:
 
 
 def _print_table(rows: list[list[str]], header: list[str], keys: int = 1) -> None:
-    """An aligned table that fits the terminal (harness.report.fit: split into blocks, never wrapped)."""
-    from harness.report.fit import fit_table, output_width
+    """An aligned table that fits the terminal (harness.terminal_fit: split into blocks, never wrapped)."""
+    from harness.terminal_fit import fit_table, output_width
 
     for line in fit_table(
         header, [[str(c) for c in r] for r in rows], output_width(), keys=keys, right=[False] * len(header)

@@ -71,7 +71,7 @@ class ItemSpec:
 
 class _OneLineReports:
     """pytest asks the item for the text of a failure (`repr_failure` in the call phase, `_repr_failure_py`
-    in setup and teardown); a harness item answers with its one line (harness.report.one_line), so pytest
+    in setup and teardown); a harness item answers with its one line (harness.one_line), so pytest
     never formats a traceback for it: a failed item costs what a passed one does."""
 
     config: pytest.Config
@@ -83,7 +83,7 @@ class _OneLineReports:
         return self._one_line(excinfo)
 
     def _one_line(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:
-        from harness.report.one_line import one_line_report
+        from harness.one_line import one_line_report
 
         return one_line_report(self.config, excinfo.value)
 
@@ -100,7 +100,7 @@ class TaskFile(pytest.File):
             )
 
     def _collect(self, shown: str) -> Iterator[pytest.Item]:
-        from harness.benchmarks import get_benchmark
+        from harness.kinds import get_benchmark
 
         settings = self.config.stash[SETTINGS]
         loaded = load_task_file(self.path, shown)
@@ -138,7 +138,7 @@ class TaskFile(pytest.File):
 
 
 def _collection_checks(config: pytest.Config) -> Any:
-    from harness.benchmarks import CollectionChecks
+    from harness.kinds import CollectionChecks
     from harness.services import prompt_library
 
     settings = config.stash[SETTINGS]
@@ -233,7 +233,7 @@ class TaskItem(_OneLineReports, pytest.Item):
 
     @property
     def pass_threshold(self) -> float:
-        from harness.benchmarks import get_benchmark
+        from harness.kinds import get_benchmark
 
         chosen = self.config.stash[SETTINGS].pass_threshold
         for candidate in (chosen, self.task.pass_threshold, self.suite_threshold):
@@ -311,7 +311,7 @@ class TaskItem(_OneLineReports, pytest.Item):
         if when == "setup" and outcome != "passed":
             if self.result is not None:
                 return self.result
-            from harness.benchmarks import get_benchmark
+            from harness.kinds import get_benchmark
 
             spec = self.spec
             result = error_result(

@@ -80,7 +80,7 @@ def generic_estimate(task: Any, settings: Settings) -> dict[str, Need]:
 
 def previous_results(report_dir: Path, settings: Settings, limit: int = 20) -> dict[tuple[Any, ...], dict[str, Any]]:
     """The latest result of each item in earlier runs of the same system and judges."""
-    from harness.report.run_files import system_label
+    from harness.run_files import system_label
 
     found: dict[tuple[Any, ...], dict[str, Any]] = {}
     runs = sorted(report_dir.glob("*/results.json"), key=lambda p: p.parent.name, reverse=True)[:limit]
@@ -201,7 +201,7 @@ def _item_estimate(
     spec: Any, settings: Settings, cache: Any, earlier: dict[tuple[Any, ...], dict[str, Any]]
 ) -> ItemEstimate:
     """From the item's earlier run (its calls still in the cache are hits), else from the benchmark's defaults."""
-    from harness.benchmarks import get_benchmark
+    from harness.kinds import get_benchmark
 
     task = spec.task
     result = earlier.get((task.id, task.version, spec.variant, spec.repeat))
@@ -283,7 +283,7 @@ def by_stage(items: list[ItemEstimate], settings: Settings) -> dict[str, SuiteEs
 
 def stage_lines(stages: dict[str, SuiteEstimate], width: int | None = None) -> list[str]:
     """The by-stage table under the suites' (calls, tokens and cost; the basis is the suites')."""
-    from harness.report.fit import fit_table
+    from harness.terminal_fit import fit_table
 
     if not stages:
         return []
@@ -298,8 +298,8 @@ def _cells(name: str, s: SuiteEstimate) -> list[str]:
 
 
 def lines(suites: dict[str, SuiteEstimate], width: int | None = None) -> list[str]:
-    """The suites' table (fit to `width`, harness.report.fit), its total, and the models without a price."""
-    from harness.report.fit import fit_table
+    """The suites' table (fit to `width`, harness.terminal_fit), its total, and the models without a price."""
+    from harness.terminal_fit import fit_table
 
     header = ["suite", "items", "calls", "cached", "tokens in", "tokens out", "cost $", "basis"]
     rows = []

@@ -18,7 +18,7 @@ from harness.settings import Settings, add_options, settings_from_options
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
-    from harness.benchmarks import add_benchmark_options, all_options
+    from harness.kinds import add_benchmark_options, all_options
 
     add_benchmark_options(parser, all_options())
 
@@ -31,8 +31,8 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
-    from harness.benchmarks import all_options
     from harness.errors import ConfigError
+    from harness.kinds import all_options
 
     config.addinivalue_line("markers", "harness_task: an evaluation task collected from evals/**/*.yaml")
     options = {o.dest: getattr(config.option, o.dest, o.default) for o in all_options()}
@@ -188,7 +188,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 def _sampled(items: list[pytest.Item], n: int) -> tuple[list[pytest.Item], list[pytest.Item]]:
     """--sample: N tasks per suite (see harness.sampling); entries that failed to load are kept, so a
     broken task file is still reported."""
-    from harness.benchmarks import get_benchmark
+    from harness.kinds import get_benchmark
     from harness.sampling import choose_tasks
 
     tasks = [item.task for item in items if isinstance(item, TaskItem)]
@@ -332,7 +332,7 @@ def _print_estimate(session: pytest.Session) -> None:
     from harness.estimate import estimate_run
 
     specs = [item.spec for item in session.items if isinstance(item, TaskItem)]
-    from harness.report.fit import output_width
+    from harness.terminal_fit import output_width
 
     reporter = session.config.pluginmanager.getplugin("terminalreporter")
     width = output_width(getattr(getattr(reporter, "_tw", None), "_file", None))
@@ -348,7 +348,7 @@ def _print_estimate(session: pytest.Session) -> None:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     report = yield
     if isinstance(item, TaskItem | InvalidTaskItem):
-        from harness.report.one_line import error_of
+        from harness.one_line import error_of
 
         error = error_of(call.excinfo.value) if call.excinfo is not None else None
         result = item.result_for_report(call.when, report.outcome, error)

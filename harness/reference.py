@@ -16,7 +16,7 @@ LINE_CHARS = 160
 
 def reference_of(task: Any) -> dict[str, Any] | None:
     """The item's reference as plain JSON, or None for a task without one (a GEM chat query)."""
-    from harness.benchmarks import get_benchmark
+    from harness.kinds import get_benchmark
 
     benchmark = get_benchmark(task.kind)
     if benchmark.reference is not None:

@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from harness.benchmarks import get_benchmark
 from harness.context import ItemContext, Services
+from harness.kinds import get_benchmark
 from harness.result import build_result
 from harness.scores import Scores
 

@@ -12,7 +12,7 @@ from typing import Any
 from harness.cache import CacheMode
 from harness.errors import ConfigError
 from harness.project import PROTECTED, fixtures_dir
-from harness.report.run_files import system_label  # also re-exported: it was defined here
+from harness.run_files import system_label  # also re-exported: it was defined here
 
 LOCAL_CHAT_MODEL = "local/smollm2"
 LOCAL_EMBEDDING_MODEL = "local/all-minilm-l6-v2"
@@ -567,7 +567,7 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         if baseline is None:
             problems.append(f"--baseline {opt.baseline}: expected a results.json file or a run folder holding one")
         else:
-            from harness.report.run_files import RunDocumentError, read_run_document
+            from harness.run_files import RunDocumentError, read_run_document
 
             try:  # all of it, now: a baseline found unreadable after the run would waste what the run paid
                 document = read_run_document(baseline)

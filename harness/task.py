@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from harness.benchmarks import all_task_models, task_model_for
+from harness.kinds import all_task_models, task_model_for
 from harness.strict_yaml import YamlProblem, parse_yaml
 from harness.task_model import TASK_ID_PATTERN
 

@@ -311,7 +311,7 @@ def test_every_field_the_comparison_reads_is_checked_before_it_is_read(
     """`harness compare BAD BAD` (both sides hold the field, as a baseline and its rerun would) refuses in one
     line with exit 4; the same check runs on --baseline before any call is paid (settings.py)."""
     from harness.cli import main
-    from harness.report.run_files import run_document_problem
+    from harness.run_files import run_document_problem
 
     valid = _valid_run()
     assert run_document_problem(valid) is None

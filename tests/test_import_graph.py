@@ -1,18 +1,59 @@
-"""The package's imports form no circle.
+"""The package's imports form no circle, and every import points down the layers.
 
 The graph is read from the source with ``ast``, not by importing it: every ``import`` that runs counts, at
 module level and inside functions alike (an import tucked into a function to dodge a circle is still a
 circle), and importing a submodule counts as importing its package too, whose ``__init__`` runs first.
 Imports under ``if TYPE_CHECKING:`` never run and are left out.
+
+The layers (``LAYERS``, lowest first; docs/architecture.md names them in the same order) say which way an
+import may point: a module may import its own layer and the ones below, never one above. Every module of the
+package belongs to exactly one layer, so a new module must be placed before the check passes.
 """
 
 from __future__ import annotations
 
 import ast
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 PACKAGE = "harness"
 ROOT = Path(__file__).resolve().parent.parent / PACKAGE
+ARCHITECTURE = ROOT.parent / "docs" / "architecture.md"
+
+# Lowest first. Names are relative to the package ("harness" is its own __init__); "x.*" is every module
+# below the package x. A module listed by name belongs to that layer even where a pattern of another matches.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "base",
+        (
+            "harness", "errors", "atomic_write", "json_text", "wellformed", "secrets", "strict_yaml", "stats",
+            "scores", "tracebacks", "processes", "project", "terminal_fit",
+        ),
+    ),
+    ("tasks", ("task_model", "kinds", "task", "reference", "world", "tools")),
+    ("calls", ("llm", "llm.*", "local", "local.*", "cache", "cache_store", "redis_store", "self_preference")),
+    (
+        "items",
+        (
+            "judge", "solvers", "model_handle", "context", "result", "runner", "task_fields", "sandbox",
+            "sandbox_mounts", "cgroups", "gateway", "gateway.*", "external_agents",
+        ),
+    ),
+    (
+        "run",
+        (
+            "settings", "services", "collect", "one_line", "estimate", "sampling", "sharding", "run_inputs",
+            "run_state", "run_files", "resume", "preflight", "progress", "xdist_support",
+        ),
+    ),
+    ("results", ("report", "report.*", "analysis", "analysis.*", "calibration", "calibration.*")),
+    ("benchmarks", ("benchmarks", "benchmarks.*", "baselines", "baselines.*")),
+    (
+        "commands",
+        ("plugin", "hookspecs", "cli", "analysis.commands", "analysis.judge_commands", "solve", "solve.*",
+         "testing", "testing.*"),
+    ),
+)  # fmt: skip
 
 
 def module_names(root: Path = ROOT) -> dict[str, Path]:
@@ -200,3 +241,66 @@ def test_a_circle_is_found_and_named(tmp_path: Path) -> None:
 def test_no_import_circle() -> None:
     circles = describe(import_graph())
     assert not circles, "import circle(s) in the package:\n" + "\n".join(circles)
+
+
+def layer_of(module: str, layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS) -> int | None:
+    """The index of a module's layer in `layers`: its name listed exactly, else the last pattern matching."""
+    relative = module if module == PACKAGE else module.removeprefix(PACKAGE + ".")
+    found = None
+    for index, (_, members) in enumerate(layers):
+        for member in members:
+            if member == relative:
+                return index
+            if fnmatchcase(relative, member):
+                found = index
+    return found
+
+
+def unplaced(graph: dict[str, set[str]], layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS) -> list[str]:
+    """The modules no layer holds."""
+    return sorted(module for module in graph if layer_of(module, layers) is None)
+
+
+def upward(graph: dict[str, set[str]], layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS) -> list[str]:
+    """One line per import that points up: the importing module and its layer, the imported one and its."""
+    found = []
+    for module in sorted(graph):
+        low = layer_of(module, layers)
+        for imported in sorted(graph[module]):
+            high = layer_of(imported, layers)
+            if low is not None and high is not None and high > low:
+                found.append(f"{module} ({layers[low][0]}) imports {imported} ({layers[high][0]})")
+    return found
+
+
+def test_every_module_has_a_layer() -> None:
+    missing = unplaced(import_graph())
+    assert not missing, "modules in no layer of tests/test_import_graph.py's LAYERS: " + ", ".join(missing)
+
+
+def test_an_import_against_the_layers_is_found_and_named(tmp_path: Path) -> None:
+    package = tmp_path / PACKAGE
+    (package / "high").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "high" / "__init__.py").write_text("")
+    (package / "low.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import harness.top\n")
+    (package / "mid.py").write_text("def f():\n    from harness.high import part\n")
+    (package / "high" / "part.py").write_text("from harness import low, mid\n")
+    (package / "top.py").write_text("")
+    layers = (("low", ("harness", "low")), ("mid", ("mid",)), ("high", ("high", "high.*")))
+    graph = import_graph(package)
+    assert unplaced(graph, layers) == ["harness.top"]
+    assert upward(graph, layers) == [
+        "harness.mid (mid) imports harness.high (high)",
+        "harness.mid (mid) imports harness.high.part (high)",
+    ]
+
+
+def test_every_import_points_down_the_layers() -> None:
+    wrong = upward(import_graph())
+    assert not wrong, (
+        f"{len(wrong)} import(s) against the layers (lowest first: "
+        + ", ".join(name for name, _ in LAYERS)
+        + "):\n"
+        + "\n".join(wrong)
+    )

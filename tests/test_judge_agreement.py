@@ -93,7 +93,7 @@ def test_a_run_with_a_panel_gets_ordinal_agreement_on_numeric_levels() -> None:
 def gem_doc() -> dict:
     if not GEM_RUNS.is_dir():
         pytest.skip(GEM_RUNS_MISSING)
-    from harness.analysis.gem_judges import agreement_tables
+    from harness.benchmarks.gem.logged_agreement import agreement_tables
 
     return agreement_tables(GEM_RUNS)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from helpers import Project, stub_args
 from test_plugin_e2e import judge_rules, sample_answers
 
-from harness.report.fit import fit_table
+from harness.terminal_fit import fit_table
 from harness.testing import StubProcess
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")

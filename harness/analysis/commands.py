@@ -212,7 +212,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from harness.analysis import compare
 
     report_dir = Path(args.report_dir)
-    from harness.report.run_files import load_run
+    from harness.run_files import load_run
 
     if args.baseline is not None and len(args.runs) == 1:  # harness compare NEW --baseline BASE
         base_ref, new_ref = args.baseline, args.runs[0]

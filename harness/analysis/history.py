@@ -53,8 +53,8 @@ def run_rows(
     run: dict[str, Any], *, version: str = "", date: str | None = None, period: str | None = None
 ) -> list[dict[str, str]]:
     """History rows of a finished run (its results.json document)."""
-    from harness.benchmarks import get_benchmark
-    from harness.report.run_files import system_label
+    from harness.kinds import get_benchmark
+    from harness.run_files import system_label
 
     meta = run["run"]
     day = date or str(meta.get("started_at") or "")[:10] or dt.date.today().isoformat()

@@ -22,7 +22,7 @@ def default_gem_runs() -> Path:
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
-    from harness.analysis.gem_judges import GemRunsError, agreement_tables, markdown_tables
+    from harness.benchmarks.gem.logged_agreement import GemRunsError, agreement_tables, markdown_tables
 
     root = Path(args.runs) if args.runs else default_gem_runs()
     try:
@@ -76,7 +76,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from harness.calibration.agent import SET_ENV
     from harness.calibration.labels import read_set
     from harness.calibration.records import calibrate, calibration_path
-    from harness.report.run_files import load_run
+    from harness.run_files import load_run
 
     labelled = read_set(Path(args.set))
     report_dir = Path(args.report_dir)

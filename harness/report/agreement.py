@@ -70,7 +70,7 @@ def _within(rated: list[dict[str, Any]], order: tuple[str, ...] | None) -> bool:
 
 def _level_order(kind: str, dimension: str) -> tuple[str, ...] | None:
     """The benchmark's order of its named levels on this dimension (Benchmark.level_orders), if any."""
-    from harness.benchmarks import get_benchmark
+    from harness.kinds import get_benchmark
 
     try:
         return get_benchmark(kind).level_orders.get(dimension) or None

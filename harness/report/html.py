@@ -151,7 +151,7 @@ def _chart(svg: str | None, caption: str) -> str:
 
 
 def _header(run: dict[str, Any]) -> str:
-    from harness.report.run_files import system_label
+    from harness.run_files import system_label
 
     meta = run["run"]
     options = meta.get("options") or {}

@@ -11,7 +11,7 @@ from typing import Any
 
 
 def _system(run: dict[str, Any]) -> str:
-    from harness.report.run_files import system_label
+    from harness.run_files import system_label
 
     return system_label(run["run"].get("options") or {})
 

@@ -53,7 +53,7 @@ def suite_table(suites: dict[str, dict[str, Any]], totals: dict[str, Any]) -> li
 def render_summary(run: dict[str, Any]) -> str:
     meta = run["run"]
     options = meta["options"]
-    from harness.report.run_files import system_label
+    from harness.run_files import system_label
 
     sut = system_label(options)
     lines = [

@@ -52,7 +52,7 @@ def read_shard(report_dir: Path, ref: str) -> Shard:
     """A shard's run, named by results.json, run folder, run id, or the shard's report folder (its LATEST
     run: a shard run again, after a failure, writes a second run beside the first); a MergeError when it is
     not one."""
-    from harness.report.run_files import run_path
+    from harness.run_files import run_path
 
     given = Path(str(ref))
     try:
@@ -231,7 +231,7 @@ def served_warnings(ordered: list[Shard]) -> list[str]:
 
 def merge_runs(shards: list[Shard], run_id: str, argv: list[str]) -> dict[str, Any]:
     """The merged run document (checked shards in; pure). Results in nodeid order, aggregates recomputed."""
-    from harness.benchmarks import run_records
+    from harness.kinds import run_records
     from harness.report.writer import run_sections
 
     ordered = sorted(shards, key=lambda s: s.record["index"])

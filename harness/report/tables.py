@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from harness.benchmarks import Column, Section, Table, derived_tables, tables_for
+from harness.kinds import Column, Section, Table, derived_tables, tables_for
 from harness.stats import Estimate, mean_interval, mean_of_means_interval, scale_bounds
 
 SCORE_BOUNDS = (0.0, 100.0)
@@ -196,8 +196,8 @@ def markdown_table(table: dict[str, Any]) -> list[str]:
 
 def terminal_table(table: dict[str, Any], width: int | None = None) -> list[str]:
     """The table for the terminal: means only, aligned (intervals are in summary.md and results.json), its
-    columns split into blocks that fit `width` (harness.report.fit)."""
-    from harness.report.fit import fit_table
+    columns split into blocks that fit `width` (harness.terminal_fit)."""
+    from harness.terminal_fit import fit_table
 
     header = table_header(table)
     rows = [table_row(table, row, False) for row in table["rows"]]

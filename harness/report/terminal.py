@@ -19,12 +19,12 @@ def write_summary(reporter: Any, state: Any, settings: Settings) -> None:
         from harness.resume import incomplete_line
 
         reporter.write_line(incomplete_line(incomplete), red=True, bold=True)
-    from harness.benchmarks import run_records
+    from harness.kinds import run_records
 
     for record in run_records(results, settings.public()).values():
         for line in record.get("header") or []:
             reporter.write_line(line)
-    from harness.report.fit import fit_table, output_width
+    from harness.terminal_fit import fit_table, output_width
 
     width = output_width(getattr(getattr(reporter, "_tw", None), "_file", None))
     header = ["suite", "items", "mean", "pass", "sysfail", "unscored", "tokens in/out", "cost $", "cached"]

@@ -15,7 +15,7 @@ import pytest
 
 import harness
 from harness.atomic_write import WriteFailed, write_atomic
-from harness.benchmarks import run_records
+from harness.kinds import run_records
 from harness.report.aggregate import by_suite, summarize
 from harness.report.agreement import judge_agreement
 from harness.report.markdown import render_summary

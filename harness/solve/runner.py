@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError
-from harness.report.run_files import load_run
+from harness.run_files import load_run
 from harness.solve.session import SESSION_ENV, Session, read_json, utc_now, write_json
 
 AGENT = "harness.solve.agent:run"

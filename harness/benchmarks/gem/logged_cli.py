@@ -102,7 +102,7 @@ def gem_paper(args: Any) -> int:
     import json
 
     from harness.benchmarks.gem.paper import PaperError, comparison, render
-    from harness.report.run_files import load_run
+    from harness.run_files import load_run
 
     run = load_run(Path(args.report_dir), args.run)
     try:
