@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scripts.world_background import crowds as crowd_rules
 from scripts.world_background import guards as guard_rules
 from scripts.world_background.model import Builder, Model, Person, School
 from scripts.world_background.news import NewsWriter
 from scripts.world_background.orgs import OrgWriter
 from scripts.world_background.people import ProfileWriter, page_record
-from scripts.world_background.sources import BACKGROUND, SourceError, Sources, load
+from scripts.world_background.sources import BACKGROUND, SOURCES, SourceError, Sources, load
 
 ALUMNI_MIN, ALUMNI_MAX = 4, 14
 
@@ -61,6 +62,7 @@ class Generator:
         self.team_pages = {t.url for c in self.model.companies for t in c.teams if len(t.members) >= 2}
         self.records: list[dict[str, Any]] = []
         self.problems: list[str] = []
+        self.crowds: dict[str, crowd_rules.CrowdWriter] = {}
 
     def keep(self, record: dict[str, Any]) -> list[str]:
         problems = self.guard.problems(f"{record['title']}\n{record['text']}")
@@ -132,11 +134,25 @@ class Generator:
             if key > wanted * 3:
                 raise SourceError(f"{self.sources.name}: only {made} of {wanted} news items pass the guards")
 
+    def crowd(self) -> None:
+        """Each task's crowd, held to every guard but its own task's words (see crowds.py)."""
+        for spec in crowd_rules.specs(SOURCES / self.sources.name):
+            guard = crowd_rules.guard_for(self.guard, spec)
+            writer = crowd_rules.CrowdWriter(self.model, self.builder, spec, guard, self.team_pages)
+            self.crowds[spec.task] = writer
+            for record in writer.run():
+                problems = guard.problems(f"{record['title']}\n{record['text']}")
+                if problems:
+                    self.problems.append(f"{record['path']}: the page {problems[0]}")
+                else:
+                    self.records.append(record)
+
     def run(self) -> Background:
         self.people()
         writer = self.organisations()
         self.alumni(writer)
         self.news()
+        self.crowd()
         if self.problems:
             shown = "\n".join(self.problems[:20])
             raise SourceError(

@@ -55,6 +55,14 @@ class Guard:
     combinations: list[tuple[tuple[re.Pattern[str], ...], str]] = field(default_factory=list)
     person_slugs: set[str] = field(default_factory=set)  # hand-written people's slugs without their suffix
     exempt: list[str] = field(default_factory=list)  # folded names a term may sit inside ("Lumen Logistics")
+    task_terms: dict[str, set[str]] = field(default_factory=dict)  # task id -> the terms its own text names
+
+    def without(self, terms: set[str]) -> Guard:
+        """This guard less some terms (a crowd may use its own task's words); names and combinations stay."""
+        dropped = {fold(t) for t in terms}
+        kept = [t for t in self.terms if fold(t[1]) not in dropped]
+        return Guard(list(self.names), list(self.native), kept, list(self.combinations), set(self.person_slugs),
+                     list(self.exempt), self.task_terms)  # fmt: skip
 
     def name_taken(self, name: str) -> str | None:
         """The guarded name that `name` would copy (all its words are in `name`), or None."""
@@ -201,6 +209,7 @@ def build(sources: Sources, root: Path = ROOT) -> Guard:
                 words = [w for w in _WORD.findall(fold(phrase)) if len(w) > 1]
                 if any(w not in shared for w in words):
                     terms.setdefault(phrase.strip(), f"named by task {task.get('id')}")
+                    guard.task_terms.setdefault(str(task.get("id")), set()).add(phrase.strip())
     for path in sources.guard_files:
         shown = path.relative_to(root)
         loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
