@@ -89,6 +89,7 @@ CALIBRATED = {
     "mk-app-ponte-english-brazil",
     "mk-app-focusden-productivity",
     "mk-app-capoclub-guitar",
+    "mk-app-keystead-piano-adults",
 }
 
 
