@@ -90,6 +90,7 @@ CALIBRATED = {
     "mk-app-focusden-productivity",
     "mk-app-capoclub-guitar",
     "mk-app-keystead-piano-adults",
+    "mk-app-jarvelo-allowance-ca",
 }
 
 
