@@ -91,6 +91,7 @@ CALIBRATED = {
     "mk-app-capoclub-guitar",
     "mk-app-keystead-piano-adults",
     "mk-app-jarvelo-allowance-ca",
+    "mk-app-rankrise-india-jee-neet",
 }
 
 
