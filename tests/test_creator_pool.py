@@ -92,6 +92,7 @@ CALIBRATED = {
     "mk-app-keystead-piano-adults",
     "mk-app-jarvelo-allowance-ca",
     "mk-app-rankrise-india-jee-neet",
+    "mk-app-stackyard-coding-multimarket",
 }
 
 
