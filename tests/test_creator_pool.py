@@ -46,6 +46,9 @@ SKELETON_SHARE = 0.03  # no sentence pattern on more than 3 % of pages
 LAYOUTS = sorted(render.LAYOUT_WEIGHTS["YouTube"])
 # The briefs rewritten as trade-offs (issue 27); the set only grows.
 CALIBRATED = {
+    "mk-app-kelana-esim-sea",
+    "mk-ecom-morrow-skin-us",
+    "mk-ecom-kainara-modest-id",
     "mk-app-kilaycam-beauty-ph",
     "mk-ecom-northcairn-outfitters-ca",
     "mk-app-coilbook-hair-ng",
