@@ -46,6 +46,7 @@ SKELETON_SHARE = 0.03  # no sentence pattern on more than 3 % of pages
 LAYOUTS = sorted(render.LAYOUT_WEIGHTS["YouTube"])
 # The briefs rewritten as trade-offs (issue 27); the set only grows.
 CALIBRATED = {
+    "mk-app-kelana-esim-sea",
     "mk-ecom-morrow-skin-us",
     "mk-ecom-kainara-modest-id",
     "mk-app-kilaycam-beauty-ph",
@@ -91,6 +92,10 @@ CALIBRATED = {
     "mk-app-ponte-english-brazil",
     "mk-app-focusden-productivity",
     "mk-app-capoclub-guitar",
+    "mk-app-keystead-piano-adults",
+    "mk-app-jarvelo-allowance-ca",
+    "mk-app-rankrise-india-jee-neet",
+    "mk-app-stackyard-coding-multimarket",
 }
 
 
