@@ -92,6 +92,10 @@ CALIBRATED = {
     "mk-app-ponte-english-brazil",
     "mk-app-focusden-productivity",
     "mk-app-capoclub-guitar",
+    "mk-app-keystead-piano-adults",
+    "mk-app-jarvelo-allowance-ca",
+    "mk-app-rankrise-india-jee-neet",
+    "mk-app-stackyard-coding-multimarket",
 }
 
 
