@@ -54,7 +54,7 @@ def test_every_crowd_member_misses_a_condition_on_a_page_that_shows_it(world: st
     assert len(writer.members) == spec.count
     pages = {normalize_url(p.url): p for p in world_of(world).pages}
     for member in writer.members:
-        missed = crowds.failed(spec, member, writer.cities, writer.closed)
+        missed = crowds.failed(spec, member, writer.cities, writer.closed, writer.kinds)
         assert missed, f"{member.person.name} meets every condition of {spec.task}"
         assert member.proofs, f"{member.person.name}: no page is said to show why they fail"
         for url, quote in member.proofs:
@@ -72,7 +72,7 @@ def test_the_condition_checks_catch_a_member_who_would_qualify() -> None:
     lead = next(t for t in spec.now["lead_titles"])
     member.person.jobs[0] = crowds.CrowdJob(**{**current.__dict__, "title": lead})
     try:
-        assert crowds.failed(spec, member, writer.cities, writer.closed) == []
+        assert crowds.failed(spec, member, writer.cities, writer.closed, writer.kinds) == []
     finally:
         member.person.jobs[0] = current
 
