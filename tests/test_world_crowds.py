@@ -105,6 +105,8 @@ def test_crowds_name_no_key_person_and_keep_other_tasks_guards(world: str, spec:
         - own
         - set(spec.allow)
     )
+    allowed = {w.casefold() for a in spec.allow for w in a.split()}
+    others = [t for t in others if not allowed & {w.casefold() for w in t.split()}]  # caught by an allowed word
     caught = [t for t in others if generator.guard.problems(f"We met at {t}.")]
     slipped = [t for t in caught if not guard.problems(f"We met at {t}.")]
     assert caught and not slipped, f"other tasks' words slip through the crowd's guard: {slipped[:5]}"

@@ -40,6 +40,7 @@ FAILURES = (
     "based_elsewhere",
     "moved_away",
     "wrong_kind",
+    "late_start",
 )
 
 
@@ -157,12 +158,15 @@ def failed(
     out = []
     for condition in spec.conditions:
         test = condition["test"]
-        if test == "tenure":
-            teams = set(condition.get("teams") or [])
+        if test == "tenure":  # months in jobs at this employer (and team), or at employers of these kinds
+            teams, wanted = set(condition.get("teams") or []), set(condition.get("kinds") or [])
+            until = tuple(int(x) for x in str(condition.get("until") or "").split("-") if x) or NOW
             total = sum(
-                months(j.start, j.end)
+                months(j.start, min(j.end or until, until))
                 for j in jobs
-                if j.company.name == condition["employer"] and (not teams or getattr(j, "unit", "") in teams)
+                if (not condition.get("employer") or j.company.name == condition["employer"])
+                and (not teams or getattr(j, "unit", "") in teams)
+                and (not wanted or kinds.get(j.company.name) in wanted)
             )
             ok = total >= int(condition["min_months"])
         elif test == "employer_not":
@@ -210,6 +214,7 @@ class CrowdWriter:
                 year, month = (int(x) for x in str(entry["closed"]).split("-"))
                 self.closed[company.name] = (year, month)
         self.surface = by_name.get(spec.surface["employer"]) or self._missing(spec.surface["employer"])
+        self.kinds.setdefault(self.surface.name, str(spec.surface.get("kind") or ""))
         until = spec.surface.get("until")
         self.until = tuple(int(x) for x in str(until).split("-")) if until else (2026, 3)
         self.kind_condition = next((c for c in spec.conditions if c["test"] == "employer_kind"), None)
@@ -285,7 +290,10 @@ class CrowdWriter:
         else:
             length = rng.randint(minimum + 4, minimum + 40)
         start = (rng.randint(first_year, last_year), rng.randint(1, 12))
-        if "stayed" not in failures:
+        if "late_start" in failures:  # a career in the field that began too late, whatever its length
+            start = (rng.randint(*surface["late"]), rng.randint(1, 12))
+            length = rng.randint(6, max(7, months(start, self.until) - 2))
+        elif "stayed" not in failures:
             while add(start, length + 1) > self.until:
                 start = add(start, -12)
         surface_city = rng.choice(surface["cities"])
@@ -305,7 +313,10 @@ class CrowdWriter:
                     kind_ok="wrong_kind" not in failures,
                 )
             )
-            if "not_lead" in failures:
+            own = self.entries.get(company.name, {}).get("titles")
+            if own:  # a company outside the field has its own jobs
+                title = rng.choice(own)
+            elif "not_lead" in failures:
                 title = rng.choice(spec.now["other_titles"])
             else:
                 title = self.lead_title(rng, company, taken)
@@ -403,7 +414,7 @@ class CrowdWriter:
         flat = " ".join(f"{title}\n{text}".split())
         for reason in member.failures:
             job = person.jobs[0] if reason in ("not_lead", "stayed", "based_elsewhere") else None
-            if reason in ("short_tenure", "other_team"):
+            if reason in ("short_tenure", "other_team", "late_start"):
                 job = next(j for j in person.jobs if j.company is self.surface)
             if job is not None:
                 shown = job.city if reason == "based_elsewhere" else job.title
@@ -563,6 +574,7 @@ class CrowdWriter:
         phrases = self.phrases["moves"]
         while moved:
             size = min(len(moved), rng.choice((1, 1, 2, 3)))
+            size = max(1, sum(1 for m in moved[:size] if months(moved[0].move.when, m.move.when) <= 2))
             group, moved = moved[:size], moved[size:]
             last = max(m.move.when for m in group)
             sentences = []
