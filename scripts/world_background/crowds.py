@@ -140,7 +140,8 @@ def guard_for(guard: Guard, spec: Spec) -> Guard:
     """The world's guard without the terms only this task names and the spec's `allow` terms (a term another
     task names as well stays guarded unless the spec allows it by name)."""
     others = {t for task, terms in guard.task_terms.items() if task != spec.task for t in terms}
-    return guard.without((guard.task_terms.get(spec.task, set()) - others) | set(spec.allow))
+    own = frozenset(guard.task_combinations.get(spec.task, set()))
+    return guard.without((guard.task_terms.get(spec.task, set()) - others) | set(spec.allow), own)
 
 
 # -------------------------------------------------------------------- conditions
@@ -298,7 +299,7 @@ class CrowdWriter:
                 start = add(start, -12)
         surface_city = rng.choice(surface["cities"])
         unit = rng.choice(surface["other_teams"] if "other_team" in failures else surface["teams"])
-        surface_title = f"{rng.choice(surface['titles'])}, {unit}"
+        surface_title = f"{rng.choice(surface['titles'])}, {unit}" if unit else rng.choice(surface["titles"])
         function = surface.get("function", "backend")
         if "stayed" in failures:
             stint = CrowdJob(self.surface, surface_title, function, 2, start, None, surface_city, None, unit)
