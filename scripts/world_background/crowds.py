@@ -483,7 +483,8 @@ class CrowdWriter:
         for member, job in here:
             if "wrong_kind" in member.failures and job is member.jobs[0]:
                 member.proofs.append((company.url, entry["what"]))
-        leads = [(member, job) for member, job in here if job.title in self.spec.now["lead_titles"]]
+        titles = {*self.spec.now["lead_titles"], *(entry.get("titles") or [])}
+        leads = [(member, job) for member, job in here if job.title in titles]
         lines = [f"# {company.name}", "", fill(rng.choice(phrases["opener"]), slots)]
         if rng.random() < 0.7:
             lines[-1] += " " + fill(rng.choice(phrases["size"]), slots)
