@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.cache import NAMESPACES, CacheMode, CallCache
+from harness.errors import ConfigError
 from harness.run_files import load_run, run_path
 
 
@@ -79,7 +80,6 @@ def _cache(args: argparse.Namespace) -> CallCache:
     (stats are then the shared store's, and clear empties both)."""
     remote = None
     if getattr(args, "cache_url", None):
-        from harness.errors import ConfigError
         from harness.redis_store import RedisStore, connect
 
         try:
@@ -247,7 +247,6 @@ def cmd_merge(args: argparse.Namespace) -> int:
     run (a gap, a duplicate, a mismatch) are one line and exit 4; with --fail-on-regression the exit code
     is the gate's on the merged run."""
     from harness.atomic_write import WriteFailed
-    from harness.errors import ConfigError
     from harness.report.merge import MergeError, check_shards, merge_runs, merge_settings, read_shard
     from harness.report.writer import save_run
     from harness.run_state import new_run_id
@@ -289,7 +288,6 @@ def cmd_gem_score(args: argparse.Namespace) -> int:
     import asyncio
 
     from harness.benchmarks.gem.score import read_lines, score_lines, summary, write_report
-    from harness.errors import ConfigError
     from harness.services import build_services
     from harness.settings import check_paths, settings_for_command
 
@@ -531,8 +529,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Exit codes: 0 done, 1 a failure the command reports (a regression, a failed check), 2 usage, 4 input
     that cannot be used (a file that is not what it should be), said in one line."""
-    from harness.errors import ConfigError
-
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)

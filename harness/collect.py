@@ -17,34 +17,15 @@ import pytest
 
 from harness import xdist_support
 from harness.errors import HarnessError, TaskFileError
+from harness.item_names import item_name
+from harness.kinds import CollectionChecks, get_benchmark
 from harness.project import TASK_SUFFIXES, is_task_file  # noqa: F401 (re-exported: plugin.py)
+from harness.reference import failure_line
 from harness.result import error_result
 from harness.run_state import RUN_STATE, SETTINGS
 from harness.task import TaskProblem, load_task_file
 
 MAX_NAME = 80
-# Items in flight per process, as a multiple of --concurrency. Items enter in collection order, so early
-# ones finish (and are reported) first; a wide window keeps every call slot busy to the end of a run (with
-# 2x, the last items' second calls ran almost alone: a tail of about one call latency).
-ITEM_WINDOW = 8
-
-
-def item_name(task_id: str, variant: str | None, repeat: int, repeats: int) -> str:
-    """`id`, `id[variant]`, `id[r1]` or `id[variant/r1]`: `-k variant` selects by variant, repeats 0-based."""
-    parts = [p for p in (variant, f"r{repeat}" if repeats > 1 else None) if p]
-    return f"{task_id}[{'/'.join(parts)}]" if parts else task_id
-
-
-def parse_item_name(name: str) -> tuple[str, str | None, int]:
-    """(task id, variant, repeat) from an item name made by `item_name`."""
-    task_id, _, rest = name.partition("[")
-    variant, repeat = None, 0
-    for part in rest.rstrip("]").split("/") if rest else []:
-        if part[:1] == "r" and part[1:].isdigit():
-            repeat = int(part[1:])
-        elif part:
-            variant = part
-    return task_id, variant, repeat
 
 
 def short_name(text: str) -> str:
@@ -67,6 +48,7 @@ class ItemSpec:
     variant: str | None
     repeat: int
     task_path: Path
+    repeats: int = 1  # how many the run makes: an item's name carries its repeat only when there are several
 
 
 class _OneLineReports:
@@ -100,8 +82,6 @@ class TaskFile(pytest.File):
             )
 
     def _collect(self, shown: str) -> Iterator[pytest.Item]:
-        from harness.kinds import get_benchmark
-
         settings = self.config.stash[SETTINGS]
         loaded = load_task_file(self.path, shown)
         by_task: dict[Any, list[TaskProblem]] = defaultdict(list)
@@ -130,7 +110,9 @@ class TaskFile(pytest.File):
                     yield TaskItem.from_parent(
                         self,
                         name=item_name(task.id, variant, repeat, settings.repeats),
-                        spec=ItemSpec(task=task, variant=variant, repeat=repeat, task_path=self.path),
+                        spec=ItemSpec(
+                            task=task, variant=variant, repeat=repeat, task_path=self.path, repeats=settings.repeats
+                        ),
                         line=line,
                         display_path=shown,
                         suite_threshold=loaded.pass_threshold,
@@ -138,7 +120,6 @@ class TaskFile(pytest.File):
 
 
 def _collection_checks(config: pytest.Config) -> Any:
-    from harness.kinds import CollectionChecks
     from harness.services import prompt_library
 
     settings = config.stash[SETTINGS]
@@ -233,8 +214,6 @@ class TaskItem(_OneLineReports, pytest.Item):
 
     @property
     def pass_threshold(self) -> float:
-        from harness.kinds import get_benchmark
-
         chosen = self.config.stash[SETTINGS].pass_threshold
         for candidate in (chosen, self.task.pass_threshold, self.suite_threshold):
             if candidate is not None:
@@ -244,14 +223,11 @@ class TaskItem(_OneLineReports, pytest.Item):
     def _runner(self) -> Any:
         state = self.config.stash[RUN_STATE]
         if state.runner is None:
-            from harness.runner import Runner
-            from harness.services import build_services
+            from harness.services import build_runner
 
-            settings = self.config.stash[SETTINGS]
             shared = xdist_support.is_worker(self.config)
-            state.runner = Runner(
-                lambda: build_services(settings, state.run_id, shared_cache=shared, local=state.local_endpoint),
-                max_items_in_flight=ITEM_WINDOW * settings.concurrency,
+            state.runner = build_runner(
+                self.config.stash[SETTINGS], state.run_id, shared_cache=shared, local=state.local_endpoint
             )
             if state.progress is not None:
                 state.progress.attach(state.runner)
@@ -299,8 +275,6 @@ class TaskItem(_OneLineReports, pytest.Item):
 
     def _why(self) -> str:
         """`: expected X; got Y`, unless the run withholds its references."""
-        from harness.reference import failure_line
-
         assert self.result is not None
         if self.config.stash[SETTINGS].withhold_references:
             return ""
@@ -311,7 +285,6 @@ class TaskItem(_OneLineReports, pytest.Item):
         if when == "setup" and outcome != "passed":
             if self.result is not None:
                 return self.result
-            from harness.kinds import get_benchmark
 
             spec = self.spec
             result = error_result(

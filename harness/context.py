@@ -112,6 +112,7 @@ class ItemContext:
     variant: str | None = None
     repeat: int = 0
     task_path: Path | None = None
+    repeats: int = 1  # how many repeats of each item the run makes (harness.item_names names the repeat only then)
     records: list[CallRecord] = field(default_factory=list)
     judges: list[dict[str, Any]] = field(default_factory=list)  # every judge's verdict or failure, in order
     prompt: str | None = None  # what the system under test was first asked (the report's drill-down shows it)
@@ -169,7 +170,7 @@ class ItemContext:
 
     @property
     def scope(self) -> CallScope:
-        return CallScope(task_version=self.task.version, repeat=self.repeat, records=self.records)
+        return CallScope(task_version=self.task.version, repeat=self.repeat, records=self.records, repeats=self.repeats)
 
     def task_info(self) -> dict[str, Any]:
         """What an agent is told about its task: its identity and its inputs (never the ground truth)."""

@@ -133,12 +133,10 @@ def replay_from_cache(specs: list[Any], settings: Settings) -> list[dict[str, An
     from dataclasses import replace
 
     from harness.cache import CacheMode
-    from harness.collect import ITEM_WINDOW
-    from harness.runner import Runner
-    from harness.services import build_services
+    from harness.services import build_runner
 
     offline = replace(settings, cache_mode=CacheMode.REPLAY, max_cost_usd=None)
-    runner = Runner(lambda: build_services(offline, "estimate"), max_items_in_flight=ITEM_WINDOW * settings.concurrency)
+    runner = build_runner(offline, "estimate")
     try:
         for index, spec in enumerate(specs):
             runner.start(str(index), spec, 0.0)

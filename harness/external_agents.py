@@ -32,8 +32,9 @@ from typing import Any
 
 from harness.errors import AgentError, HarnessError
 from harness.gateway import Gateway, GatewayAccess, ItemSession
-from harness.llm.stages import current_stage
-from harness.secrets import Redactor
+from harness.gateway.connections import MAX_CONNECTIONS_PER_ITEM
+from harness.item_names import item_name
+from harness.secrets import Redactor, redact_url
 from harness.solvers import Answer, CallScope, LoopLimits, Trajectory, recorded_tools
 from harness.tools import Tool
 from harness.wellformed import well_formed_text
@@ -44,28 +45,28 @@ DRAIN_GRACE_S = 0.5  # after the main process exits, how long its pipes may take
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-def item_name(task: dict[str, Any]) -> str:
-    """`id`, `id[variant]`, `id[r1]` or `id[variant/r1]`, as the pytest item is named."""
-    parts = [p for p in (task.get("variant"), f"r{task['repeat']}" if task.get("repeat") else None) if p]
-    return f"{task['id']}[{'/'.join(parts)}]" if parts else str(task["id"])
-
-
-def folder_name(task: dict[str, Any]) -> str:
+def folder_name(task: dict[str, Any], item: str) -> str:
     """The name of an item's working folder, unique in the run: readable (suite, task, variant, repeat) and
     ended by a digest of all four, so that two suites' task `t`, or two ids the cleaning makes equal,
     never share one."""
     full = [task.get("suite"), task["id"], task.get("variant"), task.get("repeat") or 0]
     digest = hashlib.sha256(json.dumps(full).encode()).hexdigest()[:12]
-    readable = _UNSAFE.sub("_", f"{task.get('suite') or ''}.{item_name(task)}").strip("._")[:100]
+    readable = _UNSAFE.sub("_", f"{task.get('suite') or ''}.{item}").strip("._")[:100]
     return f"{readable}-{digest}" if readable else digest
 
 
 def task_document(
-    prompt: str, system: str | None, tools: list[Tool], task: dict[str, Any], limits: LoopLimits, access: GatewayAccess
+    prompt: str,
+    system: str | None,
+    tools: list[Tool],
+    task: dict[str, Any],
+    item: str,
+    limits: LoopLimits,
+    access: GatewayAccess,
 ) -> dict[str, Any]:
     return {
         "id": task["id"],
-        "item": item_name(task),
+        "item": item,
         "prompt": prompt,
         "system": system,
         "tools": [tool.spec() for tool in tools],
@@ -125,29 +126,20 @@ class _GatewayAgent:
     ) -> Answer:
         limits = limits or LoopLimits()
         info = task or {"id": "task", "variant": None, "repeat": scope.repeat}
-        await self.gateway.start()
+        item = item_name(str(info["id"]), info.get("variant"), scope.repeat, scope.repeats)
         trajectory = Trajectory()
-        session = self.gateway.open_session(
-            item=item_name(info),
-            task_version=scope.task_version,
-            repeat=scope.repeat,
-            records=scope.records,
-            tools=recorded_tools(tools, trajectory),
-            stage=current_stage(),
-        )
-        access = self.gateway.access(session)
-        document = task_document(prompt, system, tools, info, limits, access)
         timeout = limits.time_limit_s or self.timeout_s
+        session: ItemSession | None = None
         try:
-            text = await self._run(document, access, session, timeout)
+            async with self.gateway.item_session(
+                item=item, scope=scope, tools=recorded_tools(tools, trajectory)
+            ) as session:
+                access = self.gateway.access(session)
+                document = task_document(prompt, system, tools, info, item, limits, access)
+                text = await self._run(document, access, session, timeout)
         except HarnessError as exc:
-            await self.gateway.finish_session(session)  # the calls still in flight belong to this item
-            raise session.first_failure() or exc from None
-        finally:
-            self.gateway.close_session(session)  # cancelled: revoked at least
-        await self.gateway.finish_session(session)
-        if (failure := session.first_failure()) is not None:
-            raise failure  # the agent carried on after a refused call: its answer is not the run's answer
+            # A refused call is why the agent failed (or why its answer does not count): the item's error.
+            raise (session.first_failure() if session is not None else None) or exc from None
         return Answer(text=text, tool_calls=trajectory.steps)
 
     async def _run(self, document: dict[str, Any], access: GatewayAccess, session: ItemSession, timeout: float) -> str:
@@ -179,7 +171,6 @@ class CommandAgent(_GatewayAgent):
         if self.sandbox.mode != "bwrap" or self.sandbox.network != "gateway":
             yield None, None
             return
-        from harness.gateway.connections import MAX_CONNECTIONS_PER_ITEM
         from harness.gateway.unix_socket import serve_gateway_socket
 
         path = self.sandbox.gateway_socket(f"item-{next(self._sockets)}")
@@ -200,7 +191,7 @@ class CommandAgent(_GatewayAgent):
         self, document: dict[str, Any], access: GatewayAccess, session: ItemSession, timeout: float,
         port: int | None, socket: Any,
     ) -> str:  # fmt: skip
-        item = folder_name(document["task"])
+        item = folder_name(document["task"], document["item"])
         folder = self.sandbox.folder_for(item)
         extra = {**access.env(), "HARNESS_TASK_ID": str(document["id"])}
         extra["HARNESS_MCP_STDIO"] = " ".join(access.mcp_stdio)
@@ -315,7 +306,6 @@ class ServiceAgent(_GatewayAgent):
 
     def __init__(self, url: str, gateway: Gateway, timeout_s: float, concurrency: int = 16) -> None:
         super().__init__(gateway, timeout_s)
-        from harness.secrets import redact_url
 
         self.url = url
         self.name = f"agent-url:{redact_url(url)}"

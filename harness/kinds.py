@@ -19,11 +19,17 @@ import importlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, Field, create_model
 
 from harness.task_model import TaskBase
+
+if TYPE_CHECKING:
+    from harness.context import ItemContext
+    from harness.estimate import Need
+    from harness.scores import Scores
+    from harness.settings import Settings
 
 BUILTIN_MODULES = (
     "harness.benchmarks.qa",
@@ -84,6 +90,76 @@ class Option:
     check: Callable[[Any, Path], None] | None = None  # (value, rootdir); raises ConfigError: a usage error
 
 
+# A kind's own task class: the task model `register_benchmark` makes from its `inputs`, `ground_truth` and
+# `scoring` models (a `TaskBase` whose `.inputs` is the kind's inputs model, and so on). Each extension point
+# takes the kind's task, so a benchmark annotates it with its own class.
+TaskT = TypeVar("TaskT", bound=TaskBase, contravariant=True)
+
+
+class Run(Protocol[TaskT]):
+    """One item's work (`Benchmark.run`): solve the task through `ctx` and score the answer, 0..100.
+
+    Everything paid for goes through `ctx` (the system under test, the judges, embeddings), so it is cached,
+    budgeted and recorded; a failure of the system under test raises (it scores 0), a judge's failure raises
+    too (the item is an error, never a zero). For example::
+
+        async def run(task: QuizTask, ctx: ItemContext) -> Scores:
+            answer = await ctx.solve(task.inputs.prompt)
+            right = task.ground_truth.answer.lower() in answer.text.lower()
+            return Scores(score=100.0 if right else 0.0, answer=answer.text)
+    """
+
+    def __call__(self, task: TaskT, ctx: ItemContext, /) -> Awaitable[Scores]: ...
+
+
+class Variants(Protocol[TaskT]):
+    """The items of a task beyond its repeats (`Benchmark.variants`), each a name pytest shows in brackets
+    (GEM-Bench's solutions); `(None,)` is one item. The run's settings may choose among them."""
+
+    def __call__(self, task: TaskT, settings: Settings, /) -> Sequence[str | None]: ...
+
+
+class Labels(Protocol[TaskT]):
+    """The fields the reports group a task's results by (`Benchmark.labels`), e.g. GEM-Bench's data set."""
+
+    def __call__(self, task: TaskT, /) -> dict[str, str]: ...
+
+
+class Check(Protocol[TaskT]):
+    """Problems found at collection, before anything is paid for (`Benchmark.check`): one line each, which
+    make the item an error (a missing template, a fixture that is not there)."""
+
+    def __call__(self, task: TaskT, task_path: Path, checks: CollectionChecks, /) -> list[str]: ...
+
+
+class Estimate(Protocol[TaskT]):
+    """`--estimate` for an item no earlier run has measured (`Benchmark.estimate`): calls and tokens per
+    namespace ("sut", "judge", "embed"), from the task's text and the settings."""
+
+    def __call__(self, task: TaskT, settings: Settings, /) -> dict[str, Need]: ...
+
+
+class RunRecord(Protocol):
+    """The kind's record of a run (`Benchmark.run_record`) from its results and the run's options: kept at
+    results.json's run.benchmarks.<kind>; its "header" lines head every report, and `harness compare` names
+    each value of its "compare" mapping that differs between runs."""
+
+    def __call__(self, results: list[dict[str, Any]], options: dict[str, Any], /) -> dict[str, Any] | None: ...
+
+
+class DerivedTables(Protocol):
+    """Tables whose rows are not groups of items (`Benchmark.derived_tables`), computed from the kind's
+    results in harness.report.tables.compute_table's format."""
+
+    def __call__(self, results: list[dict[str, Any]], /) -> list[dict[str, Any]]: ...
+
+
+class Reference(Protocol[TaskT]):
+    """An item's reference as the reports show it beside the answer (`Benchmark.reference`), plain JSON."""
+
+    def __call__(self, task: TaskT, /) -> dict[str, Any] | None: ...
+
+
 @dataclass(frozen=True)
 class CollectionChecks:
     """What `check` may consult at collection: the judge templates on the search path and the fixtures."""
@@ -118,11 +194,11 @@ class Benchmark:
     inputs: type[BaseModel]
     ground_truth: type[BaseModel]
     scoring: type[BaseModel]
-    run: Callable[[Any, Any], Awaitable[Any]]
+    run: Run[Any]
     default_pass_threshold: float = 60.0
-    variants: Callable[[Any, Any], Sequence[str | None]] = _no_variants
-    labels: Callable[[Any], dict[str, str]] = _no_labels
-    check: Callable[[Any, Path, CollectionChecks], list[str]] = _no_problems
+    variants: Variants[Any] = _no_variants
+    labels: Labels[Any] = _no_labels
+    check: Check[Any] = _no_problems
     tables: tuple[Table, ...] = ()
     options: tuple[Option, ...] = ()
     extra_fields: dict[str, Any] = field(default_factory=dict)  # more top-level task fields: name -> (type, Field)
@@ -131,19 +207,19 @@ class Benchmark:
     level_range: tuple[int, int] | None = None
     # `--estimate` for items no earlier run has measured: calls and tokens per namespace ("sut", "judge",
     # "embed") as harness.estimate.Need; None uses a generic estimate (one call, plus the judges).
-    estimate: Callable[[Any, Any], dict[str, Any]] | None = None
+    estimate: Estimate[Any] | None = None
     # The run's record for this kind, from its results and the run's options (`run.options`): which rules
     # ran, the data's hash, how many items a switch affected. results.json keeps it at run.benchmarks.<kind>;
     # its "header" lines (strings) head the terminal summary, summary.md and report.html, and `harness
     # compare` and the regression gate name every value of its "compare" mapping that differs between runs.
-    run_record: Callable[[list[dict[str, Any]], dict[str, Any]], dict[str, Any] | None] | None = None
+    run_record: RunRecord | None = None
     # Tables whose rows are not groups of items (GEM-Bench's per-judge Table 4 has a row per judge), computed
     # by the kind from its results in harness.report.tables.compute_table's format and shown after the
     # declared tables, everywhere they are.
-    derived_tables: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+    derived_tables: DerivedTables | None = None
     # The item's reference as reports show it beside the answer (plain JSON); None uses the task's
     # ground_truth without its defaults (harness.reference).
-    reference: Callable[[Any], dict[str, Any] | None] | None = None
+    reference: Reference[Any] | None = None
     # The order of named judge levels, lowest first, per judged dimension (`judge_levels` key): with it, the
     # agreement of a judge panel on that dimension is also measured as ordinal (alpha ordinal, quadratic
     # kappa; harness.report.agreement). Numeric levels need none.

@@ -11,14 +11,26 @@ import pytest
 
 from harness import xdist_support
 from harness.collect import InvalidTaskItem, TaskFile, TaskItem, is_task_file, reject_duplicate_ids
+from harness.errors import ConfigError
+from harness.item_names import parse_item_name
+from harness.kinds import add_benchmark_options, all_options, get_benchmark
+from harness.llm.endpoint import ModelName
 from harness.progress import Progress
+from harness.result import error_result
 from harness.run_state import RUN_STATE, SETTINGS, RunState, new_run_id
-from harness.settings import Settings, add_options, settings_from_options
+from harness.secrets import add_run_secrets, redact_url
+from harness.settings import (
+    Settings,
+    add_options,
+    check_paths,
+    missing_local_models,
+    project_root,
+    settings_from_options,
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
-    from harness.kinds import add_benchmark_options, all_options
 
     add_benchmark_options(parser, all_options())
 
@@ -31,9 +43,6 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
-    from harness.errors import ConfigError
-    from harness.kinds import all_options
-
     config.addinivalue_line("markers", "harness_task: an evaluation task collected from evals/**/*.yaml")
     options = {o.dest: getattr(config.option, o.dest, o.default) for o in all_options()}
     try:
@@ -48,7 +57,6 @@ def pytest_configure(config: pytest.Config) -> None:
         from harness.sandbox import not_dumpable
 
         not_dumpable()  # the controller and each xdist worker: their environments stay out of /proc for others
-    from harness.secrets import add_run_secrets
 
     add_run_secrets(settings.run_secrets())
     _check_cache_url(config, settings)
@@ -81,7 +89,6 @@ def _load_resume(settings: Settings) -> Any:
     finished items too)."""
     if not settings.resume:
         return None
-    from harness.errors import ConfigError
     from harness.resume import load_resume
 
     try:
@@ -92,8 +99,6 @@ def _load_resume(settings: Settings) -> Any:
 
 def run_project(config: pytest.Config) -> Path:
     """The project folder the run is anchored on (harness.settings.project_root), the same on every worker."""
-    from harness.settings import project_root
-
     shared = xdist_support.shared_project_root(config)
     if shared:
         return Path(shared)
@@ -131,7 +136,7 @@ def _prewarm_http_client(config: pytest.Config, settings: Settings) -> Any:
         return None
     if xdist_support.is_controller(config) and getattr(config.option, "numprocesses", None):
         return None
-    if all(m.startswith("local/") for m in [settings.model, *settings.judge_models]):
+    if all(ModelName(m).embedded for m in [settings.model, *settings.judge_models]):
         return None
     import importlib
     import threading
@@ -143,8 +148,6 @@ def _prewarm_http_client(config: pytest.Config, settings: Settings) -> Any:
 
 def _check_system_under_test(settings: Settings, state: RunState, invocation: Path) -> None:
     """Fail at start-up, not once per item, when the system under test cannot work at all."""
-    from harness.errors import ConfigError
-
     try:
         if settings.agent:
             from harness.solvers import load_callable
@@ -188,7 +191,6 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 def _sampled(items: list[pytest.Item], n: int) -> tuple[list[pytest.Item], list[pytest.Item]]:
     """--sample: N tasks per suite (see harness.sampling); entries that failed to load are kept, so a
     broken task file is still reported."""
-    from harness.kinds import get_benchmark
     from harness.sampling import choose_tasks
 
     tasks = [item.task for item in items if isinstance(item, TaskItem)]
@@ -219,7 +221,6 @@ def _check_judge_calibration(session: pytest.Session) -> None:
     if settings.min_judge_agreement is None:
         return
     from harness.calibration.records import gate_problem, run_calibration
-    from harness.errors import ConfigError
 
     suites = {item.task.suite for item in session.items if isinstance(item, TaskItem)}
     try:
@@ -249,7 +250,6 @@ def _check_cache_url(config: pytest.Config, settings: Settings) -> None:
         return
     if config.option.collectonly or getattr(config.option, "help", False) or getattr(config.option, "version", False):
         return
-    from harness.errors import ConfigError
     from harness.redis_store import connect
 
     try:
@@ -268,7 +268,6 @@ def _check_endpoints(config: pytest.Config, settings: Settings) -> None:
     if option.collectonly or getattr(option, "help", False) or getattr(option, "version", False):
         return
     from harness import preflight
-    from harness.errors import ConfigError
 
     try:
         prices = preflight.check_price_file(settings)
@@ -282,9 +281,6 @@ def _check_endpoints(config: pytest.Config, settings: Settings) -> None:
 
 def _check_before_any_call(config: pytest.Config) -> None:
     """Stop before any item runs (and anything is paid for) when the run cannot finish properly."""
-    from harness.errors import ConfigError
-    from harness.settings import check_paths, missing_local_models
-
     settings = config.stash[SETTINGS]
     try:
         check_paths(settings)
@@ -401,12 +397,9 @@ def _close_runner(state: RunState) -> None:
 
 def _crashed_task_result(report: pytest.TestReport) -> dict[str, Any] | None:
     """A task item whose process died (an xdist worker crash) still gets an error result in the report."""
-    from harness.result import error_result
-
     path, _, name = report.nodeid.partition("::")
     if not report.failed or not name or not is_task_file(Path(path)) or report.when in ("setup", "call", "teardown"):
         return None
-    from harness.collect import parse_item_name
 
     message = str(report.longrepr).strip().splitlines()[-1] if report.longrepr else "the process running it died"
     task_id, variant, repeat = parse_item_name(name)
@@ -456,7 +449,6 @@ def _may_run_tasks(config: pytest.Config) -> bool:
 def pytest_report_header(config: pytest.Config) -> list[str]:
     if not _may_run_tasks(config):
         return []
-    from harness.secrets import redact_url
 
     settings = config.stash[SETTINGS]
     run_id = config.stash[RUN_STATE].run_id

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import ConfigError
+from harness.llm.endpoint import ModelName
 
 if TYPE_CHECKING:
     from harness.settings import Settings
@@ -51,14 +52,15 @@ def uses(settings: Settings) -> list[Use]:
         Use("--embedding-model", settings.embedding_model, settings.embedding_api_base,
             settings.embedding_api_key_env, "--embedding-api-base", "--embedding-api-key-env")
     )  # fmt: skip
-    return [u for u in found if not u.model.startswith("local/") and u.model != REFERENCE_JUDGE]
+    return [u for u in found if not ModelName(u.model).embedded and u.model != REFERENCE_JUDGE]
 
 
 def route_of(settings: Settings, use: Use) -> str:
     """The route the client will take (harness.llm.client.LLMClient.route_for, without building one)."""
     if settings.route != "auto":
         return str(settings.route)
-    if use.model.startswith("openai/") or (use.api_base and "/" not in use.model):
+    provider = ModelName(use.model).provider
+    if provider == "openai" or (use.api_base and provider is None):
         return "openai"
     return "litellm"
 
@@ -99,7 +101,8 @@ def _provider_problem(use: Use) -> str | None:
     try:
         litellm.get_llm_provider(use.model, api_base=use.api_base)
     except Exception:
-        prefix = use.model.split("/", 1)[0] if "/" in use.model else use.model
+        provider = ModelName(use.model).provider
+        prefix = use.model if provider is None else provider
         import difflib
 
         known = [str(getattr(p, "value", p)) for p in litellm.provider_list]

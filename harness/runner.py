@@ -27,7 +27,14 @@ async def evaluate_item(spec: Any, services: Services, pass_threshold: float) ->
     task = spec.task
     benchmark = get_benchmark(task.kind)
     started = time.perf_counter()
-    ctx = ItemContext(task=task, services=services, variant=spec.variant, repeat=spec.repeat, task_path=spec.task_path)
+    ctx = ItemContext(
+        task=task,
+        services=services,
+        variant=spec.variant,
+        repeat=spec.repeat,
+        task_path=spec.task_path,
+        repeats=getattr(spec, "repeats", 1),
+    )
     outcome: Scores | BaseException
     try:
         outcome = await benchmark.run(task, ctx)

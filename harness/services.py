@@ -14,6 +14,7 @@ from harness.llm.client import ClientSettings, LLMClient
 from harness.llm.endpoint import Endpoint
 from harness.llm.pricing import load_price_file
 from harness.project import builtin_prompts_dir, prompts_dir
+from harness.runner import Runner
 from harness.settings import Settings
 from harness.solvers import AgentSolver, ModelSolver, Solver
 
@@ -41,6 +42,21 @@ def command_sandbox(settings: Settings, probe: bool = True) -> Any:
         probe=probe,
         cache_url=settings.cache_url,
         network=settings.agent_network,
+    )
+
+
+# Items in flight per process, as a multiple of --concurrency. Items enter in collection order, so early
+# ones finish (and are reported) first; a wide window keeps every call slot busy to the end of a run (with
+# 2x, the last items' second calls ran almost alone: a tail of about one call latency).
+ITEM_WINDOW = 8
+
+
+def build_runner(settings: Settings, run_id: str, *, shared_cache: bool = False, local: Any = None) -> Runner:
+    """A process's runner, its services built from `settings` on first use: the one way a Runner is made, so a
+    run's items and `--estimate`'s replay of the cache run alike, ITEM_WINDOW x --concurrency at a time."""
+    return Runner(
+        lambda: build_services(settings, run_id, shared_cache=shared_cache, local=local),
+        max_items_in_flight=ITEM_WINDOW * settings.concurrency,
     )
 
 

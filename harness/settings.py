@@ -10,9 +10,15 @@ from pathlib import Path
 from typing import Any
 
 from harness.cache import CacheMode
+from harness.cache_store import database_problem
 from harness.errors import ConfigError
+from harness.llm.endpoint import EMBEDDED_PROVIDER, ModelName
 from harness.project import PROTECTED, fixtures_dir
-from harness.run_files import system_label  # also re-exported: it was defined here
+from harness.run_files import (
+    RunDocumentError,
+    read_run_document,
+    system_label,  # also re-exported: it was defined here
+)
 
 LOCAL_CHAT_MODEL = "local/smollm2"
 LOCAL_EMBEDDING_MODEL = "local/all-minilm-l6-v2"
@@ -410,7 +416,7 @@ class Settings:
     @property
     def uses_local_chat(self) -> bool:
         """Whether anything in the run may call the embedded chat model (an agent's model handle included)."""
-        return any(m.startswith("local/") for m in [self.model, *self.judge_models])
+        return any(ModelName(m).embedded for m in [self.model, *self.judge_models])
 
     @property
     def external_agent(self) -> bool:
@@ -487,7 +493,7 @@ def _agent_env_problems(opt: Any, judges: list[str]) -> list[str]:
 
     names = {opt.api_key_env, opt.judge_api_key_env, opt.embedding_api_key_env}
     for model in [opt.model, *judges, opt.embedding_model]:
-        if model and "/" in model and not model.startswith("local/"):
+        if model and ModelName(model).provider not in (None, EMBEDDED_PROVIDER):
             names.add(f"{model.split('/', 1)[0].upper().replace('-', '_')}_API_KEY")
     names.discard(None)
     keys = {os.environ[n] for n in names if n and os.environ.get(n)}
@@ -567,8 +573,6 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         if baseline is None:
             problems.append(f"--baseline {opt.baseline}: expected a results.json file or a run folder holding one")
         else:
-            from harness.run_files import RunDocumentError, read_run_document
-
             try:  # all of it, now: a baseline found unreadable after the run would waste what the run paid
                 document = read_run_document(baseline)
             except RunDocumentError as exc:
@@ -642,7 +646,7 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
     }
     # A Python agent may never call its model handle; a command or service agent reaches --model through
     # the gateway, as the model does.
-    uses_local = any(m.startswith("local/") for m in [*([] if opt.agent else [model]), *judges])
+    uses_local = any(ModelName(m).embedded for m in [*([] if opt.agent else [model]), *judges])
     from harness.self_preference import self_preference_warnings
 
     return Settings(
@@ -846,11 +850,8 @@ def check_paths(settings: Settings) -> None:
         problem = _directory_problem(path)
         if problem:
             problems.append(f"{label} {path}: {problem}")
-        elif label == "--cache-dir":
-            from harness.cache_store import database_problem
-
-            if damage := database_problem(path):
-                problems.append(f"--cache-dir: {damage}")
+        elif label == "--cache-dir" and (damage := database_problem(path)):
+            problems.append(f"--cache-dir: {damage}")
     if settings.price_file is not None:
         from harness.llm.pricing import load_price_file
 
@@ -884,7 +885,7 @@ def missing_local_models(settings: Settings, find_spec: Any = None) -> list[str]
 
     find_spec = find_spec or importlib.util.find_spec
     used = [*([] if settings.agent else [settings.model]), *settings.judge_models]
-    chat = [m for m in used if m.startswith("local/")]
+    chat = [m for m in used if ModelName(m).embedded]
     if chat and find_spec("llama_cpp") is None:
         return sorted(set(chat))
     return []

@@ -21,11 +21,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from harness.errors import AgentError, ConfigError, HarnessError
+from harness.item_names import item_name
 from harness.llm.client import LLMClient
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest
+from harness.secrets import redact_text
 from harness.tools import Tool
-from harness.wellformed import well_formed
+from harness.wellformed import well_formed, well_formed_text
 
 DEFAULT_MAX_STEPS = 12
 DEFAULT_TOKEN_BUDGET = 60_000
@@ -56,8 +58,6 @@ class Answer:
     def __post_init__(self) -> None:
         # Every answer, whatever produced it, is data from the system under test: cleaned of lone surrogates
         # and of the run's secrets (a key an agent found and echoed) before a judge, a report or the cache sees it.
-        from harness.secrets import redact_text
-        from harness.wellformed import well_formed_text
 
         self.text = redact_text(well_formed_text(self.text))
 
@@ -69,6 +69,7 @@ class CallScope:
     task_version: int
     repeat: int
     records: list[CallRecord]
+    repeats: int = 1  # how many repeats the run makes: an item's name (harness.item_names) names its repeat only then
 
 
 class Solver(Protocol):
@@ -358,42 +359,23 @@ class AgentSolver:
         kwargs = {name: value for name, value in offered.items() if value is not None and self._wants(name)}
         if "tools" not in kwargs and self._wants("tools"):
             kwargs["tools"] = []
-        session = None
+        opened: Any = contextlib.nullcontext()
         if self.gateway is not None and self._wants("gateway"):
-            from harness.llm.stages import current_stage
-
-            await self.gateway.start()
             info = task or {}
-            session = self.gateway.open_session(
-                item=str(info.get("id", "task")),
-                task_version=scope.task_version,
-                repeat=scope.repeat,
-                records=scope.records,
-                tools=recorded,
-                stage=current_stage(),
-            )
-            kwargs["gateway"] = self.gateway.access(session)
+            item = item_name(str(info.get("id", "task")), info.get("variant"), scope.repeat, scope.repeats)
+            opened = self.gateway.item_session(item=item, scope=scope, tools=recorded)
         timeout = (limits.time_limit_s if limits is not None else None) or self.timeout_s
         try:
-            async with asyncio.timeout(timeout):
-                answer = await self._call(prompt, kwargs, trajectory, session)
+            async with opened as session:
+                if session is not None:
+                    kwargs["gateway"] = self.gateway.access(session)
+                async with asyncio.timeout(timeout):
+                    answer = await self._call(prompt, kwargs, trajectory, session)
         except TimeoutError as exc:
             # A hung agent is the system's failure (score 0), never a stalled run. A sync agent's thread
-            # cannot be killed: it is abandoned, and its late answer is never read.
-            if session is not None:
-                await self.gateway.finish_session(session)  # its calls in flight are recorded on the item
+            # cannot be killed: it is abandoned, and its late answer is never read. The item's session waited
+            # for its calls in flight, so they are recorded on the item.
             raise AgentError(f"the agent {self.name} did not finish within {timeout:g} s") from exc
-        except HarnessError:
-            if session is not None:
-                await self.gateway.finish_session(session)
-            raise
-        finally:
-            if session is not None:
-                self.gateway.close_session(session)  # cancelled: revoked at least
-        if session is not None:
-            await self.gateway.finish_session(session)
-            if session.failures:  # a call still in flight when the agent returned was refused
-                raise session.failures[0]
         return answer
 
     async def _call(self, prompt: str, kwargs: dict[str, Any], trajectory: Trajectory, session: Any) -> Answer:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -52,6 +53,11 @@ class Project:
     def copy_sample(self) -> None:
         for source in SAMPLE.glob("*.yaml"):
             self.write(f"evals/sample/{source.name}", source.read_text(encoding="utf-8"))
+
+    def copy_gem_sample(self) -> None:
+        """The GEM-Bench sample suite and its fixtures (the repository's, not the third-party release)."""
+        for folder in ("evals", "fixtures"):
+            shutil.copytree(REPO / folder / "gem" / "sample", self.root / folder / "gem" / "sample")
 
     @property
     def report_dir(self) -> Path:

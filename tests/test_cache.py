@@ -149,3 +149,15 @@ def test_a_damaged_cache_database_is_one_line_with_its_remedy_before_any_call(
     assert f"the cache database {database} is damaged" in line and f"mv {database} {database}.damaged" in line
     assert "--cache-mode off" in line and "Traceback" not in again.stderr
     assert fresh_stub.stats()["requests"] == 0
+
+
+def test_the_cache_key_ignores_credentials_in_the_endpoint() -> None:
+    from harness.cache import cache_key, key_parts
+
+    def key(base: str) -> str:
+        return cache_key(key_parts("sut", model="m", api_base=base, payload={"messages": []}))
+
+    assert key("https://u:one@h.example/v1?api-key=1") == key("https://u:two@h.example/v1?api-key=2")
+    assert key("https://h.example/v1") != key("https://other.example/v1")
+    parts = key_parts("sut", model="m", api_base="https://u:secret-pw@h.example/v1?token=t0k", payload={})
+    assert "secret-pw" not in json.dumps(parts) and "t0k" not in json.dumps(parts)

@@ -46,6 +46,9 @@ SKELETON_SHARE = 0.03  # no sentence pattern on more than 3 % of pages
 LAYOUTS = sorted(render.LAYOUT_WEIGHTS["YouTube"])
 # The briefs rewritten as trade-offs (issue 27); the set only grows.
 CALIBRATED = {
+    "mk-app-kelana-esim-sea",
+    "mk-ecom-morrow-skin-us",
+    "mk-ecom-kainara-modest-id",
     "mk-app-kilaycam-beauty-ph",
     "mk-ecom-northcairn-outfitters-ca",
     "mk-app-coilbook-hair-ng",
@@ -83,6 +86,16 @@ CALIBRATED = {
     "mk-app-kobojar-savings-ng",
     "mk-app-pennypilot-us-launch",
     "mk-app-colibri-neobank-mexico",
+    "mk-app-pawscope-vet-telehealth-us",
+    "mk-app-parlaya-spanish-us",
+    "mk-app-gyeol-notes-korea",
+    "mk-app-ponte-english-brazil",
+    "mk-app-focusden-productivity",
+    "mk-app-capoclub-guitar",
+    "mk-app-keystead-piano-adults",
+    "mk-app-jarvelo-allowance-ca",
+    "mk-app-rankrise-india-jee-neet",
+    "mk-app-stackyard-coding-multimarket",
 }
 
 

@@ -255,6 +255,21 @@ def test_a_command_that_goes_wrong_is_an_explicit_error_and_the_run_goes_on(
     assert time.monotonic() - started < 60
 
 
+def test_an_agent_is_told_its_item_by_the_name_pytest_gives_it(project: Project, fresh_stub: StubProcess) -> None:
+    """One rule names an item for pytest and for the agent: with --repeats 2 the first repeat is `t[r0]` in both."""
+    project.copy_sample()
+    agent = project.write("agent.py", """
+        import json, sys
+        print(json.load(sys.stdin)["item"])
+        """)  # fmt: skip
+    out = project.pytest(
+        "evals/sample", *stub_args(fresh_stub), "-k", "capital-japan", "--repeats", "2",
+        "--agent-cmd", f"{sys.executable} {agent}",
+    )  # fmt: skip
+    told = {nodeid.partition("::")[2]: result["answer"] for nodeid, result in out.results.items()}
+    assert told == {"capital-japan[r0]": "capital-japan[r0]", "capital-japan[r1]": "capital-japan[r1]"}
+
+
 SANDBOXES = ["none", pytest.param("bwrap", marks=pytest.mark.needs_bwrap)]
 
 

@@ -21,7 +21,7 @@ DESCRIPTORS = 1024
 # The item `capital-france` opens as many idle connections to the gateway as its own limit allows and holds
 # them; the other items wait a moment, then make one ordinary call.
 AGENT = """
-import json, os, socket, sys, time, urllib.parse, urllib.request
+import json, os, socket, sys, time, urllib.error, urllib.parse, urllib.request
 task = json.load(sys.stdin)
 url = urllib.parse.urlsplit(os.environ["OPENAI_BASE_URL"])
 if task["id"] == "capital-france":
@@ -176,7 +176,14 @@ body = json.dumps({"model": "m", "messages": [{"role": "user", "content": task["
 request = urllib.request.Request(os.environ["OPENAI_BASE_URL"] + "/chat/completions", data=body,
                                  headers={"Authorization": "Bearer " + os.environ["OPENAI_API_KEY"],
                                           "Content-Type": "application/json"})
-reply = json.load(urllib.request.urlopen(request, timeout=60))
+for attempt in range(40):  # the gateway learns of the closed connections as it reads them: on a loaded
+    try:                    # machine that can lag the close by a moment, as any client's retry allows for
+        reply = json.load(urllib.request.urlopen(request, timeout=60))
+        break
+    except urllib.error.HTTPError as exc:
+        if exc.code != 503 or attempt == 39:
+            raise
+        time.sleep(0.25)
 print(json.dumps({"answer": json.dumps({"refused": refused, "reason": reason,
                                         "reply": reply["choices"][0]["message"]["content"]})}))
 """

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import shutil
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -22,11 +21,6 @@ PARAGRAPH = (
     "Lunch is cheaper at the counters than at the tables outside. "
     "In the evening, the riverside is the place for a long dinner."
 )
-
-
-def gem_project(project: Project) -> None:
-    shutil.copytree(REPO / "evals" / "gem" / "sample", project.root / "evals" / "gem" / "sample")
-    shutil.copytree(REPO / "fixtures" / "gem" / "sample", project.root / "fixtures" / "gem" / "sample")
 
 
 @pytest.fixture
@@ -45,7 +39,7 @@ def raw_answer_calls(results: dict[str, dict[str, Any]]) -> dict[tuple[str, int]
 
 
 def test_the_sample_runs_every_solution_and_writes_table_3_and_table_6(project: Project, gem_stub: StubProcess) -> None:
-    gem_project(project)
+    project.copy_gem_sample()
     out = project.pytest("evals/gem", *stub_args(gem_stub), "-n", "2")
     results = out.results
     assert Counter(r["variant"] for r in results.values()) == {"adchat": 35, "gi-r": 35, "gir-r": 35, "gir-p": 35}
@@ -93,7 +87,7 @@ def test_the_sample_runs_every_solution_and_writes_table_3_and_table_6(project: 
 
 
 def test_a_replay_makes_no_call_and_gives_identical_tables(project: Project, gem_stub: StubProcess) -> None:
-    gem_project(project)
+    project.copy_gem_sample()
     first = project.pytest("evals/gem", *stub_args(gem_stub), "-k", "mt_human")
     gem_stub.control(reset_stats=True)
     replay = project.pytest("evals/gem", *stub_args(gem_stub), "-k", "mt_human", "--cache-mode", "replay")
@@ -103,7 +97,7 @@ def test_a_replay_makes_no_call_and_gives_identical_tables(project: Project, gem
 
 
 def test_solutions_are_chosen_with_k_and_with_solution(project: Project, gem_stub: StubProcess) -> None:
-    gem_project(project)
+    project.copy_gem_sample()
     by_k = project.pytest("evals/gem", *stub_args(gem_stub), "-k", "gir-r and mt_human")
     assert {r["variant"] for r in by_k.results.values()} == {"gir-r"} and len(by_k.results) == 6
     chosen = project.pytest("evals/gem", *stub_args(gem_stub), "--solution", "gi-r,adchat", "-k", "ca_prod")
@@ -113,7 +107,7 @@ def test_solutions_are_chosen_with_k_and_with_solution(project: Project, gem_stu
 
 
 def test_a_solution_can_be_a_function_or_a_composition_of_stages(project: Project, gem_stub: StubProcess) -> None:
-    gem_project(project)
+    project.copy_gem_sample()
     project.write("examples/__init__.py", "")
     project.write("examples/gem_solution.py", (REPO / "examples" / "gem_solution.py").read_text())
     project.write(
@@ -145,7 +139,7 @@ def test_a_solution_can_be_a_function_or_a_composition_of_stages(project: Projec
 def test_a_judge_that_gives_no_verdict_leaves_the_measured_numbers_and_marks_its_metrics_incomplete(
     project: Project, gem_stub: StubProcess
 ) -> None:
-    gem_project(project)
+    project.copy_gem_sample()
     gem_stub.control(broken_json=True)
     out = project.pytest("evals/gem", *stub_args(gem_stub), "-k", "mt_human-001 and gi-r")
     (result,) = out.results.values()
@@ -164,7 +158,7 @@ def test_a_judge_that_gives_no_verdict_leaves_the_measured_numbers_and_marks_its
 
 
 def test_empty_and_truncated_replies_are_failures_of_the_system(project: Project, gem_stub: StubProcess) -> None:
-    gem_project(project)
+    project.copy_gem_sample()
     gem_stub.control(answers={"[[ADS_START]]": "", "Explain how an increase": ""}, truncated=["Why do people put off"])
     out = project.pytest("evals/gem", *stub_args(gem_stub), "-k", "mt_human-001 or mt_human-002 or mt_human-006")
     results = {r["nodeid"].rsplit("::", 1)[1]: r for r in out.results.values()}
@@ -201,7 +195,7 @@ def test_empty_and_truncated_replies_are_failures_of_the_system(project: Project
 
 
 def test_a_panel_reports_every_judge_and_their_agreement(project: Project, gem_stub: StubProcess) -> None:
-    gem_project(project)
+    project.copy_gem_sample()
     gem_stub.control(judge_rules=[["old town", {"relevance": "moderate"}]])  # a valid verdict for every metric
     args = stub_args(gem_stub)
     args[args.index("--judge-model") + 1] = "openai/judge-a,openai/judge-b"
@@ -230,7 +224,7 @@ def test_a_panel_reports_every_judge_and_their_agreement(project: Project, gem_s
 def test_a_judge_of_the_panel_that_fails_leaves_its_metrics_unmeasured_not_averaged_over_the_others(
     project: Project, gem_stub: StubProcess
 ) -> None:
-    gem_project(project)
+    project.copy_gem_sample()
     gem_stub.control(fail_models=["judge-b"])
     args = stub_args(gem_stub)
     args[args.index("--judge-model") + 1] = "openai/judge-a,openai/judge-b"

@@ -62,11 +62,6 @@ HARNESS = [sys.executable, "-m", "harness.cli"]
 SELECTION = ["-k", "(adchat or gi-r) and (mt_human or ca_prod-49 or ca_prod-57)"]
 
 
-def gem_project(project: Project) -> None:
-    shutil.copytree(REPO / "evals" / "gem" / "sample", project.root / "evals" / "gem" / "sample")
-    shutil.copytree(REPO / "fixtures" / "gem" / "sample", project.root / "fixtures" / "gem" / "sample")
-
-
 @pytest.fixture(scope="module")
 def stub() -> Any:
     from harness.testing import start_stub
@@ -82,7 +77,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory, stub: StubProcess) -> dict[st
     paper's rule, the min ad flow, and the run's own temperature and seed; each run's calls explained."""
     project = Project(tmp_path_factory.mktemp("gem-rules"))
     (project.root / "pytest.ini").write_text("[pytest]\n")
-    gem_project(project)
+    project.copy_gem_sample()
     found: dict[str, Any] = {"project": project}
     for name, extra in (
         ("fixed", []),
@@ -287,7 +282,7 @@ def test_the_runs_settings_reach_every_solution_call(runs: dict[str, Any]) -> No
 def test_a_function_solutions_model_handle_carries_the_runs_settings(project: Project, stub: StubProcess) -> None:
     """The audit's case: a solution written as a function, whose `model` calls name no settings of their own,
     gets --temperature, --max-tokens and --seed; a setting the function passes itself wins for that call."""
-    gem_project(project)
+    project.copy_gem_sample()
     project.write("mine/__init__.py", "")
     project.write(
         "mine/solutions.py",
@@ -372,7 +367,7 @@ def compare(project: Project, base: Path, new: Path) -> str:
 def test_a_task_file_edited_after_the_import_is_marked_modified_and_the_gate_says_so(
     project: Project, stub: StubProcess
 ) -> None:
-    gem_project(project)
+    project.copy_gem_sample()
     chosen = ["-k", "ca_prod-49 and gi-r"]
     before = project.pytest("evals/gem", *stub_args(stub), *chosen)
     baseline = before.report_dir / before.run["run"]["run_id"] / "results.json"

@@ -13,6 +13,7 @@ package belongs to exactly one layer, so a new module must be placed before the 
 from __future__ import annotations
 
 import ast
+import re
 from fnmatch import fnmatchcase
 from pathlib import Path
 
@@ -30,7 +31,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "scores", "tracebacks", "processes", "project", "terminal_fit",
         ),
     ),
-    ("tasks", ("task_model", "kinds", "task", "reference", "world", "tools")),
+    ("tasks", ("task_model", "kinds", "task", "item_names", "reference", "world", "tools")),
     ("calls", ("llm", "llm.*", "local", "local.*", "cache", "cache_store", "redis_store", "self_preference")),
     (
         "items",
@@ -304,3 +305,42 @@ def test_every_import_points_down_the_layers() -> None:
         + "):\n"
         + "\n".join(wrong)
     )
+
+
+def documented_modules(text: str) -> dict[str, str]:
+    """The modules docs/architecture.md names under "## Modules": path (relative to the package) -> the layer
+    heading ("### name") it is listed under."""
+    section = text.partition("\n## Modules\n")[2].partition("\n## ")[0]
+    named: dict[str, str] = {}
+    heading = ""
+    for line in section.splitlines():
+        if line.startswith("### "):
+            heading = line[4:].strip()
+        elif match := re.match(r"\| `([^`]+\.py)` \|", line):
+            named[match.group(1)] = heading
+    return named
+
+
+def test_the_architecture_names_every_module_under_its_layer() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    named = documented_modules(text)
+    section = text.partition("\n## Modules\n")[2].partition("\n## ")[0]
+    headings = [line[4:].strip() for line in section.splitlines() if line.startswith("### ")]
+    assert headings == [name for name, _ in LAYERS], "the layer headings of docs/architecture.md's Modules"
+    modules = {str(path.relative_to(ROOT)): name for name, path in module_names().items()}
+    missing = sorted(set(modules) - set(named))
+    gone = sorted(set(named) - set(modules))
+    assert not missing, "modules docs/architecture.md does not name: " + ", ".join(missing)
+    assert not gone, "docs/architecture.md names modules that do not exist: " + ", ".join(gone)
+    misplaced = [
+        f"{path} is under {named[path]!r}, its layer is {LAYERS[layer][0]!r}"
+        for path, name in sorted(modules.items())
+        if (layer := layer_of(name)) is not None and named[path] != LAYERS[layer][0]
+    ]
+    assert not misplaced, "docs/architecture.md lists modules under another layer:\n" + "\n".join(misplaced)
+
+
+def test_a_module_the_doc_leaves_out_is_found() -> None:
+    text = "# A\n\n## Modules\n\n### base\n\n| module | one concern |\n|---|---|\n| `a.py` | a |\n\n"
+    text += "### run\n\n| `b/__init__.py` | b |\n\n## Next\n\n| `c.py` | not a module row |\n"
+    assert documented_modules(text) == {"a.py": "base", "b/__init__.py": "run"}

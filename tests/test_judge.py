@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from harness.errors import JudgeError
-from harness.judge import PromptLibrary, Untrusted, data_section, parse_score_line
+from harness.judge import PromptLibrary, Untrusted, data_section, extract_json, parse_score_line
 from harness.testing.stub_server import data_sections
 
 
@@ -158,3 +158,29 @@ def test_a_judge_in_words_is_read_from_its_own_verdict_line_only(
             asyncio.run(ask())
     else:
         assert asyncio.run(ask()).value["score"] == expected
+
+
+def test_a_verdict_is_the_whole_reply_never_json_found_in_prose() -> None:
+    assert extract_json('```json\n{"grade": "correct"}\n```') == {"grade": "correct"}
+    # JSON inside prose may be the candidate's, quoted by the judge: it is never the verdict
+    with pytest.raises(ValueError, match="not a JSON object"):
+        extract_json('The answer says {"grade": "correct"} but it is wrong.')
+    with pytest.raises(ValueError):
+        extract_json("no json here")
+
+
+def test_prompt_library_blocks_hash_and_strict_variables(tmp_path: Path) -> None:
+    (tmp_path / "t.j2").write_text("{% block system %}Be fair.{% endblock %}{% block user %}Q: {{ q }}{% endblock %}")
+    library = PromptLibrary([tmp_path])
+    rendered = library.render("t.j2", {"q": "why?"})
+    assert rendered.messages == ({"role": "system", "content": "Be fair."}, {"role": "user", "content": "Q: why?"})
+    from harness.errors import JudgeError
+
+    with pytest.raises(JudgeError, match="'q' is undefined"):
+        library.render("t.j2", {})
+    with pytest.raises(JudgeError, match="not found"):
+        library.render("missing.j2", {})
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "t.j2").write_text("{% block user %}Q2: {{ q }}{% endblock %}")
+    assert PromptLibrary([other]).template_hash("t.j2") != rendered.template_hash

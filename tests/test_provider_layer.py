@@ -19,6 +19,7 @@ from harness.cache import CacheMode, CallCache
 from harness.errors import BudgetExceededError, CacheMissError, JudgeError, ProviderError
 from harness.judge import PromptLibrary, judge_once
 from harness.llm.client import Budget, ClientSettings, LLMClient
+from harness.llm.endpoint import ModelName
 from harness.llm.pricing import Price
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest, EmbeddingRequest
@@ -460,3 +461,18 @@ def test_a_call_shared_across_processes_is_stored_before_its_claim_is_released(
     assert [parsed for _, _, parsed in results] == ["Paris", "Paris"]
     assert sorted(record.cache_hit for _, record, _ in results) == [False, True]
     assert server.stats()["requests"] == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "provider", "name", "embedded"),
+    [
+        ("openai/gpt-4.1-mini", "openai", "gpt-4.1-mini", False),
+        ("openrouter/meta/llama-3", "openrouter", "meta/llama-3", False),
+        ("local/smollm2", "local", "smollm2", True),
+        ("gpt-4o", None, "gpt-4o", False),
+        ("localhost-model", None, "localhost-model", False),
+    ],
+)
+def test_a_model_name_is_read_once(text: str, provider: str | None, name: str, embedded: bool) -> None:
+    model = ModelName(text)
+    assert (model.provider, model.name, model.embedded, str(model)) == (provider, name, embedded, text)

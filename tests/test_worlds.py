@@ -113,16 +113,24 @@ def world_tasks() -> list:
     return tasks
 
 
+class _Worlds(dict):
+    """Each world loaded once per module, on first use (a world of 3,000 pages takes seconds to load)."""
+
+    def __missing__(self, name: str):
+        self[name] = load_world(WORLDS / name)
+        return self[name]
+
+
 @pytest.fixture(scope="module")
 def worlds() -> dict:
-    return {}
+    return _Worlds()
 
 
 def test_every_ground_truth_fact_of_a_world_task_is_findable(worlds: dict) -> None:
     tasks = world_tasks()
     assert len(tasks) >= 17
     for task in tasks:
-        world = worlds.setdefault(task.inputs.environment, load_world(WORLDS / task.inputs.environment))
+        world = worlds[task.inputs.environment]
         truth = task.ground_truth
         evidence = list(getattr(truth, "evidence", ()))
         for question in getattr(truth, "questions", ()):
@@ -142,11 +150,16 @@ def test_every_ground_truth_fact_of_a_world_task_is_findable(worlds: dict) -> No
             hits = [h["url"] for h in world.search(f"{task.inputs.person} {task.inputs.background}", k=5)]
             assert hits, f"{task.id}: nothing found for the person"
         if task.kind == "company_mapping":  # every expected name is on a page: all its words on one page
-            texts = [f"{p.title} {p.text}".lower() for p in world.pages]
+            texts = _lowered_texts(world)
             for names in truth.expected.values():
                 for name in names:
                     words = [w for w in re.findall(r"\w+", name.lower()) if len(w) > 2]
                     assert any(all(w in t for w in words) for t in texts), f"{task.id}: {name!r} is on no page"
+
+
+@functools.cache
+def _lowered_texts(world) -> list[str]:
+    return [f"{p.title} {p.text}".lower() for p in world.pages]
 
 
 def _people_ranked(world, query: str) -> list[str]:
@@ -164,7 +177,7 @@ def test_a_namesake_outranks_every_people_to_info_target_for_its_name_and_role(w
     tasks = [task for task in world_tasks() if task.kind == "people_to_info"]
     assert len([task for task in tasks if task.metadata.tier == "easy"]) == 13
     for task in tasks:
-        world = worlds.setdefault(task.inputs.environment, load_world(WORLDS / task.inputs.environment))
+        world = worlds[task.inputs.environment]
         profile = task.ground_truth.profile
         assert profile and world.get(profile), f"{task.id}: ground_truth.profile is not a page of {world.name}"
         top = _people_ranked(world, f"{task.inputs.person} {task.inputs.background}")[0]
@@ -178,7 +191,7 @@ def test_two_near_misses_outrank_every_info_to_people_target_for_the_question(wo
     tasks = [task for task in world_tasks() if task.kind == "info_to_people"]
     assert len([task for task in tasks if task.metadata.tier == "easy"]) == 15
     for task in tasks:
-        world = worlds.setdefault(task.inputs.environment, load_world(WORLDS / task.inputs.environment))
+        world = worlds[task.inputs.environment]
         ranked = _people_ranked(world, task.inputs.question)
         targets = {normalize_url(p.url) for p in task.ground_truth.people}
         # with a crowd (background/crowd/), the first target may rank below the forty people shown: that holds too
@@ -194,7 +207,7 @@ PLACE_NAMES = {"Bangalore": ("Bengaluru",), "Mexico City": ("Ciudad de México",
 def test_every_person_page_shows_its_own_city_and_employer(worlds: dict, name: str) -> None:
     """The structured facts tests and tasks rely on (`data.location`, `data.current_employer`) are what the page
     itself says, so an edit that moves a person cannot leave the page behind."""
-    world = worlds.setdefault(name, load_world(WORLDS / name))
+    world = worlds[name]
     people = [page for page in world.pages if page.kind == "person"]
     assert len(people) > 100
     for page in people:

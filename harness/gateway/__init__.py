@@ -20,17 +20,21 @@ import contextlib
 import secrets
 import socket
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.errors import HarnessError
 from harness.gateway import connections, mcp_stdio, openai_api, tools_api
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest, EmbeddingRequest, deeper_than, well_formed
-from harness.llm.stages import STAGE_PATTERN, stage
+from harness.llm.stages import STAGE_PATTERN, current_stage, stage
 from harness.secrets import redact
 from harness.tools import Tool
+
+if TYPE_CHECKING:
+    from harness.solvers import CallScope
 
 TOKEN_PREFIX = "hk-item-"
 MAX_BODY_BYTES = 8 * 2**20  # a request to the gateway, as an agent's stdout answer is capped
@@ -173,6 +177,33 @@ class Gateway:
         session = ItemSession(token, item, task_version, repeat, records, {t.name: t for t in tools}, stage)
         self.sessions[token] = session
         return session
+
+    @contextlib.asynccontextmanager
+    async def item_session(self, *, item: str, scope: CallScope, tools: list[Tool]) -> AsyncIterator[ItemSession]:
+        """An item's session around one run of an agent, the same for every agent behind the gateway: opened
+        with the item's own credential; revoked when the run ends, however it ends; finished (the calls still
+        in flight waited for, so each is in the item's records) when the run ends or fails with an error. A
+        call the gateway refused while the agent carried on (a cache miss, the budget) is the item's error
+        even when the agent answered: that answer is not the run's answer."""
+        await self.start()
+        session = self.open_session(
+            item=item,
+            task_version=scope.task_version,
+            repeat=scope.repeat,
+            records=scope.records,
+            tools=tools,
+            stage=current_stage(),
+        )
+        try:
+            yield session
+        except (HarnessError, TimeoutError):
+            await self.finish_session(session)  # the calls still in flight belong to this item
+            raise
+        finally:
+            self.close_session(session)  # cancelled: revoked at least
+        await self.finish_session(session)
+        if (failure := session.first_failure()) is not None:
+            raise failure
 
     def close_session(self, session: ItemSession) -> None:
         """Revoke the item's credential: calls made with it afterwards are refused."""

@@ -23,6 +23,7 @@ from harness.errors import (
     RetryableProviderError,
 )
 from harness.llm.budget import Budget
+from harness.llm.endpoint import EMBEDDED_PROVIDER, ModelName
 from harness.llm.limits import AdaptiveLimit
 from harness.llm.pricing import Price, price_for
 from harness.llm.records import CallRecord
@@ -123,11 +124,12 @@ class LLMClient:
     def route_for(self, model: str, api_base: str | None) -> str:
         """local for `local/...`; the fast OpenAI-compatible client for `openai/...` or any model given an
         `--api-base` with no other provider prefix; litellm for everything else."""
-        if model.startswith("local/"):
+        provider = ModelName(model).provider
+        if provider == EMBEDDED_PROVIDER:
             return "local"
         if self.settings.route != "auto":
             return self.settings.route
-        if model.startswith("openai/") or (api_base and "/" not in model):
+        if provider == "openai" or (api_base and provider is None):
             return "openai"
         return "litellm"
 
@@ -144,7 +146,8 @@ class LLMClient:
         return transport
 
     def _limiter(self, model: str, api_base: str | None) -> AdaptiveLimit:
-        provider = api_base or model.split("/", 1)[0]
+        provider = api_base or ModelName(model).provider
+        provider = model if provider is None else provider  # a bare name is its own provider
         limiter = self._limiters.get(provider)
         if limiter is None:
             # The embedded chat model limits itself to the calls its process can decode at once, choosing
@@ -567,6 +570,7 @@ def served_by(reply: dict[str, Any]) -> dict[str, str | None]:
 def _keyed_model(model: str) -> str:
     """The model as the cache key names it: an embedded chat model carries its engine's revision, so a
     change of weights, context or default reply cap never serves replies cached under the old one."""
-    if model.startswith("local/") and model.removeprefix("local/") in LOCAL_CHAT_MODELS:
+    name = ModelName(model)
+    if name.embedded and name.name in LOCAL_CHAT_MODELS:
         return f"{model}@{ENGINE_REVISION}"
     return model

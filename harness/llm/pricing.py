@@ -14,6 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from harness.llm.endpoint import ModelName
+
 PRICE_MAP_FILE = "model_prices_and_context_window_backup.json"
 
 
@@ -82,14 +84,15 @@ def _price_problem(value: Any) -> str | None:
 
 def price_for(model: str, user_prices: dict[str, Price] | None = None) -> Price | None:
     """The price of a model, or None when nobody knows it (the report then says "unknown")."""
-    if model.startswith("local/"):
+    if ModelName(model).embedded:
         return FREE
+    names = (model, ModelName(model).name)
     if user_prices:
-        for name in (model, model.split("/", 1)[-1]):
+        for name in names:
             if name in user_prices:
                 return user_prices[name]
     price_map = _litellm_price_map()
-    for name in (model, model.split("/", 1)[-1]):
+    for name in names:
         entry = price_map.get(name)
         if isinstance(entry, dict) and "input_cost_per_token" in entry:
             return Price(float(entry.get("input_cost_per_token") or 0), float(entry.get("output_cost_per_token") or 0))

@@ -13,6 +13,7 @@ import os
 from typing import Any, Protocol
 
 from harness.errors import ProviderError, RetryableProviderError
+from harness.llm.endpoint import ModelName
 from harness.llm.request import ChatRequest, EmbeddingRequest, well_formed
 from harness.llm.retry import parse_retry_after
 
@@ -88,7 +89,8 @@ def wire_messages(messages: Any) -> list[dict[str, Any]]:
 
 def provider_model_name(model: str) -> str:
     """The name an OpenAI-compatible server expects: without the `openai/` routing prefix."""
-    return model.split("/", 1)[1] if model.startswith("openai/") else model
+    name = ModelName(model)
+    return name.name if name.provider == "openai" else model
 
 
 OPENAI_BASE = "https://api.openai.com/v1"
@@ -427,7 +429,7 @@ class LocalTransport:
     async def chat(self, request: ChatRequest, timeout: float) -> dict[str, Any]:
         self._target()
         assert self._turns is not None
-        name = request.model.split("/", 1)[1]
+        name = ModelName(request.model).name
         body = {"model": name, "messages": list(request.messages), **request.settings}
         first = request.messages[0]
         await self._turns.acquire(str(first.get("content")) if first.get("role") == "system" else "")
@@ -439,13 +441,13 @@ class LocalTransport:
 
     async def count_tokens(self, model: str, text: str, timeout: float = 60.0) -> int:
         """SmolLM2 tokens in `text` (no chat template)."""
-        reply = await self._post("/v1/tokenize", {"model": model.split("/", 1)[1], "text": text}, timeout)
+        reply = await self._post("/v1/tokenize", {"model": ModelName(model).name, "text": text}, timeout)
         return int(reply["tokens"])
 
     async def embed(self, request: EmbeddingRequest, timeout: float) -> tuple[list[list[float]], int, str]:
         from harness.local.embeddings import embed_local
 
-        name = request.model.split("/", 1)[1]
+        name = ModelName(request.model).name
         if request.dimensions not in (None, 384):
             raise ProviderError(
                 f"{request.model} makes 384-dimension vectors; --embedding-dimensions asked for {request.dimensions}"

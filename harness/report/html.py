@@ -20,9 +20,9 @@ from typing import Any
 
 from harness.report import charts
 from harness.report.agreement import markdown_agreement
-from harness.report.markdown import SUITE_COLUMNS, served_section, suite_cells
+from harness.report.markdown import SUITE_COLUMNS, comparison_section, failed_first, served_section, suite_cells
 from harness.report.md_html import to_html
-from harness.report.tables import table_caption, table_header, table_row
+from harness.report.tables import incomplete_message, table_caption, table_header, table_row
 from harness.wellformed import well_formed_text
 
 TOP_ITEMS = 15  # the slowest and the most expensive
@@ -201,8 +201,6 @@ def _scores(run: dict[str, Any]) -> str:
     totals = run.get("totals") or {}
     incomplete = ""
     if totals.get("errors"):
-        from harness.report.tables import incomplete_message
-
         message = incomplete_message(totals["errors"], totals.get("items", 0))
         incomplete = f'<p class="incomplete"><strong>{_e(message)}</strong></p>'
     return (
@@ -249,7 +247,6 @@ def _comparison(run: dict[str, Any]) -> str:
     comparison = run.get("comparison")
     if not comparison:
         return ""
-    from harness.report.markdown import comparison_section
 
     lines = comparison_section(comparison)
     if lines and lines[0].startswith("## "):  # the section's own heading says it already
@@ -524,8 +521,6 @@ FAILED_ROWS = 200
 def _failed(run: dict[str, Any], results: list[dict[str, Any]]) -> str:
     """The page's first section: the items below their threshold, lowest score first, each with its
     answer, reference, judges' reasoning and the judges' prompts as sent (the first one open)."""
-    from harness.report.markdown import failed_first
-
     failed = failed_first(results)
     if not failed:
         return ""

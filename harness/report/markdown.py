@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.report.agreement import markdown_agreement
-from harness.report.tables import markdown_table
+from harness.report.tables import incomplete_message, markdown_table
 
 
 def _pct(value: float | None) -> str:
@@ -44,8 +44,6 @@ def suite_table(suites: dict[str, dict[str, Any]], totals: dict[str, Any]) -> li
     for name, s in [*suites.items(), ("**all**", totals)]:
         lines.append("| " + " | ".join(suite_cells(name, s)) + " |")
     if totals.get("errors"):
-        from harness.report.tables import incomplete_message
-
         lines += ["", f"**{incomplete_message(totals['errors'], totals['items'])}**"]
     return lines
 

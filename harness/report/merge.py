@@ -187,7 +187,7 @@ def _selection(shard: Shard) -> set[str]:
 def _identity_problem(result: dict[str, Any], nodeid: str) -> str | None:
     """Whether a result's own task, variant and repeat are those its node id names (an invalid task's
     entry has no such fields to compare)."""
-    from harness.collect import parse_item_name
+    from harness.item_names import parse_item_name
 
     if (result.get("error") or {}).get("kind") == "invalid-task":
         return None

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.kinds import run_records
 from harness.report.aggregate import by_suite, summarize
+from harness.report.served import change_line
+from harness.report.tables import compute_tables, incomplete_message, terminal_table
 from harness.report.writer import LOCAL_NOTICE
 from harness.settings import Settings
 
@@ -19,7 +22,6 @@ def write_summary(reporter: Any, state: Any, settings: Settings) -> None:
         from harness.resume import incomplete_line
 
         reporter.write_line(incomplete_line(incomplete), red=True, bold=True)
-    from harness.kinds import run_records
 
     for record in run_records(results, settings.public()).values():
         for line in record.get("header") or []:
@@ -44,10 +46,7 @@ def write_summary(reporter: Any, state: Any, settings: Settings) -> None:
             "empty answer): each scored 0, and its reason is above."
         )
     if totals["errors"]:
-        from harness.report.tables import incomplete_message
-
         reporter.write_line(incomplete_message(totals["errors"], totals["items"]), red=True)
-    from harness.report.tables import compute_tables, terminal_table
 
     if state.tables is None:
         state.tables = compute_tables(sorted(results, key=lambda r: r["nodeid"]))
@@ -92,8 +91,6 @@ def _write_comparison(reporter: Any, comparison: dict[str, Any]) -> None:
         if comparison.get(key):
             reporter.write_line(f"  {title}: {len(comparison[key])} ({', '.join(comparison[key][:5])}...)")
     for change in comparison.get("not_comparable") or []:
-        from harness.report.served import change_line
-
         reporter.write_line(f"  {change['role']} changed: not comparable ({change_line(change)})", yellow=True)
     if comparison.get("flaky"):
         reporter.write_line(f"  flaky: {len(comparison['flaky'])} item(s) whose repeats straddle the threshold")

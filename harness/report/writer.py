@@ -16,6 +16,7 @@ import pytest
 import harness
 from harness.atomic_write import WriteFailed, write_atomic
 from harness.kinds import run_records
+from harness.llm.endpoint import ModelName
 from harness.report.aggregate import by_suite, summarize
 from harness.report.agreement import judge_agreement
 from harness.report.markdown import render_summary
@@ -25,7 +26,7 @@ from harness.report.tables import compute_tables
 from harness.result import RESULT_SCHEMA_VERSION
 from harness.secrets import redact
 from harness.settings import Settings
-from harness.sharding import run_fields
+from harness.sharding import is_shard, run_fields
 from harness.wellformed import well_formed_text
 
 LOCAL_NOTICE = (
@@ -67,7 +68,7 @@ def build_run(config: pytest.Config, state: Any, settings: Settings, exit_status
     # The notice is about scores: the embedded chat model answering or judging. Local embeddings alone
     # (MiniLM, a real embedding model) do not make scores meaningless.
     local = settings.uses_local_models or any(
-        call["model"].startswith("local/") and call["namespace"] != "embed" for r in results for call in r["calls"]
+        ModelName(call["model"]).embedded and call["namespace"] != "embed" for r in results for call in r["calls"]
     )
     return {
         "schema_version": RESULT_SCHEMA_VERSION,
@@ -190,8 +191,6 @@ def _write_html(run: dict[str, Any], directory: Path) -> Path | None:
 def write_run(config: pytest.Config, state: Any, settings: Settings, exit_status: int) -> dict[str, Any]:
     """Write the run's files and return the run document (with "report_dir" added). A shard's run adds
     nothing to the history: the merged run does, once (see harness.report.merge)."""
-    from harness.sharding import is_shard
-
     run = redact(build_run(config, state, settings, exit_status))
     directory, html = save_run(run, settings, history=not is_shard(config))
     if settings.baseline is not None:

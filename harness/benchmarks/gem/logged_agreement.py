@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.analysis.panel import panel_agreement
+from harness.benchmarks.gem.judges import BY_NAME
 from harness.benchmarks.gem.logged import METRIC_FILES  # the authors' workbook names -> the harness's metrics
 
 LEVELS = (0.0, 30.0, 60.0, 90.0)  # every metric's four categories, by the score the authors' code gives
@@ -60,8 +61,6 @@ def judge_of(folder: Path) -> str | None:
 def read_verdicts(path: Path, metric: str) -> Verdicts:
     """One `METRIC_evaluation.xlsx`: its rows, category levels and scores."""
     import openpyxl
-
-    from harness.benchmarks.gem.judges import BY_NAME
 
     codes = dict(BY_NAME[metric].categories)
     try:

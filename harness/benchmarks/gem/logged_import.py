@@ -33,15 +33,19 @@ from typing import Any
 
 from harness.benchmarks.gem.judges import BY_NAME, JUDGED_METRICS
 from harness.benchmarks.gem.logged import (
+    AUTHORS_SOLUTION,
+    DATASETS,
     LoggedRun,
     LoggedRunError,
     Response,
     match_verdicts,
     read_run,
 )
-from harness.benchmarks.gem.logged_tables import is_authors_embedder
+from harness.benchmarks.gem.logged_tables import is_authors_embedder, tables
 from harness.benchmarks.gem.metrics import AD_FLOW_VARIANTS, ad_indices, ctr, injection_rate, quantitative_metrics
 from harness.benchmarks.gem.splitter import split_sentences
+from harness.llm.request import EmbeddingRequest
+from harness.result import RESULT_SCHEMA_VERSION, system_usage, usage_of
 
 SUITE = "gem-logged"
 QUANTITATIVE = ("response_flow", "response_coherence", "ad_flow", "ad_coherence", "injection_rate", "ctr")
@@ -135,8 +139,6 @@ def is_failure_text(response: Response) -> bool:
 async def embed_all(services: Any, texts: list[str]) -> dict[str, list[float]]:
     """One vector per distinct stripped sentence, through the call cache, in fixed chunks (sorted texts, so a
     re-import asks the cache for the same chunks)."""
-    from harness.llm.request import EmbeddingRequest
-
     unique = sorted(set(texts))
     embedding = services.embedding
     vectors: dict[str, list[float]] = {}
@@ -217,8 +219,6 @@ def build_item(
     embedded: bool = True,
 ) -> dict[str, Any]:
     """One logged response as a result of this harness (harness.result's fields)."""
-    from harness.result import system_usage, usage_of
-
     failure = is_failure_text(response) and reproduce != "authors"
     judges = [
         _verdict_entry(judge, metric, by_metric[metric], reproduce)
@@ -370,8 +370,6 @@ def build_items(
 
 def _row_order(responses: list[Response]) -> dict[tuple[str, str, int, int], int]:
     """Each response's row in the verdict workbooks (data set, repeat, solution, position)."""
-    from harness.benchmarks.gem.logged import AUTHORS_SOLUTION, DATASETS
-
     datasets = list(DATASETS.values())
     solutions = list(AUTHORS_SOLUTION)
     ordered = sorted(
@@ -491,11 +489,9 @@ def run_document(
     import platform
 
     import harness
-    from harness.benchmarks.gem.logged_tables import tables
     from harness.report.aggregate import by_suite, summarize
     from harness.report.agreement import judge_agreement
     from harness.report.writer import git_revision
-    from harness.result import RESULT_SCHEMA_VERSION
     from harness.run_state import new_run_id
 
     def iso(ts: float) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 from harness.benchmarks import Column, Section, Table
 from harness.benchmarks.gem import QUALITATIVE, QUANTITATIVE
 from harness.benchmarks.gem.judges import JUDGED_METRICS
-from harness.benchmarks.gem.per_judge import METRIC, SOLUTION_LABELS, per_judge_results
+from harness.benchmarks.gem.per_judge import METRIC, SOLUTION_LABELS, _panel, per_judge_results
 from harness.benchmarks.gem.solutions import BUILTIN_ORDER
 
 DATASET_ORDER = ("mt_human", "lm_market", "ca_prod")
@@ -199,8 +199,6 @@ def _logged_incomplete(table: dict[str, Any]) -> dict[str, Any]:
 
 def table4(results: list[dict[str, Any]], aggregation: str, dropped: set[tuple[str, str]]) -> list[dict[str, Any]]:
     """Each judge's own qualitative overall (the paper's Table 4), on the primary run's variants."""
-    from harness.benchmarks.gem.per_judge import _panel
-
     panel = _panel(results)
     if len(panel) < 2:
         return []

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness.benchmarks.recruitment.reading import normalized
+from harness.benchmarks.recruitment.reading import normalized, read_lists
 from harness.world import normalize_url
 
 _URL = re.compile(r"https?://[^\s)\]>\"',]+")
@@ -155,7 +155,6 @@ def verdict(task: Any, answer: str, people: Mapping[str, str] | None = None) -> 
     """The reference verdict on a whole answer, read as a run with `--judge-model harness/reference` reads
     it (company mapping: the parser, then the cut). For measuring agents without a run (the keyword floor)."""
     from harness.benchmarks.recruitment.mapping import settle
-    from harness.benchmarks.recruitment.reading import read_lists
 
     truth = task.ground_truth
     if task.kind == "company_mapping":
