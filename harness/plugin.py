@@ -14,7 +14,6 @@ from harness.collect import InvalidTaskItem, TaskFile, TaskItem, is_task_file, r
 from harness.errors import ConfigError
 from harness.item_names import parse_item_name
 from harness.kinds import add_benchmark_options, all_options, get_benchmark
-from harness.llm.endpoint import ModelName
 from harness.progress import Progress
 from harness.result import error_result
 from harness.run_state import RUN_STATE, SETTINGS, RunState, new_run_id
@@ -136,7 +135,7 @@ def _prewarm_http_client(config: pytest.Config, settings: Settings) -> Any:
         return None
     if xdist_support.is_controller(config) and getattr(config.option, "numprocesses", None):
         return None
-    if all(ModelName(m).embedded for m in [settings.model, *settings.judge_models]):
+    if all(name.embedded for name in settings.chat_models(agent_handle=True)):  # no remote chat model
         return None
     import importlib
     import threading

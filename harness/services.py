@@ -11,7 +11,6 @@ from harness.context import Resources, Services
 from harness.judge import PromptLibrary
 from harness.llm.budget import Budget
 from harness.llm.client import ClientSettings, LLMClient
-from harness.llm.endpoint import Endpoint
 from harness.llm.pricing import load_price_file
 from harness.project import builtin_prompts_dir, prompts_dir
 from harness.runner import Runner
@@ -84,8 +83,7 @@ def build_services(settings: Settings, run_id: str, *, shared_cache: bool = Fals
         cache,
         budget,
     )
-    base = Endpoint(settings.model, settings.api_base, settings.api_key_env)
-    embedding = Endpoint(settings.embedding_model, settings.embedding_api_base, settings.embedding_api_key_env)
+    base, embedding = settings.model_endpoint, settings.embedding_endpoint
     gateway = None
     if settings.has_agent:
         from harness.gateway import Gateway
@@ -105,15 +103,13 @@ def build_services(settings: Settings, run_id: str, *, shared_cache: bool = Fals
             settings.agent, settings.rootdir, settings.concurrency, gateway=gateway, timeout_s=settings.agent_timeout_s
         )
     else:
-        solver = ModelSolver(
-            client, base.model, api_base=base.api_base, key_env=base.key_env, settings=settings.sut_settings
-        )
+        solver = ModelSolver(client, base, settings=settings.sut_settings)
     resources_dir = None if settings.cache_mode.value == "off" else settings.cache_dir / "resources"
     return Services(
         client=client,
         solver=solver,
         base=base,
-        judges=[Endpoint(m, settings.judge_api_base, settings.judge_api_key_env) for m in settings.judge_models],
+        judges=settings.judge_endpoints,
         embedding=embedding,
         prompts=prompt_library(settings.rootdir),
         fixtures_dir=settings.fixtures_dir,

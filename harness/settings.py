@@ -12,7 +12,7 @@ from typing import Any
 from harness.cache import CacheMode
 from harness.cache_store import database_problem
 from harness.errors import ConfigError
-from harness.llm.endpoint import EMBEDDED_PROVIDER, ModelName
+from harness.llm.endpoint import EMBEDDED_PROVIDER, Endpoint, ModelName
 from harness.project import PROTECTED, fixtures_dir
 from harness.run_files import (
     RunDocumentError,
@@ -384,7 +384,6 @@ class Settings:
     embedding_api_key_env: str | None = None
     embedding_dimensions: int | None = None
     benchmark_options: dict[str, Any] = field(default_factory=dict)
-    uses_local_models: bool = False
     warnings: list[str] = field(default_factory=list)
 
     def run_secrets(self) -> list[str]:
@@ -414,9 +413,41 @@ class Settings:
         return self.benchmark_options.get(name, default)
 
     @property
+    def model_endpoint(self) -> Endpoint:
+        """--model and where it is served: what solvers, the gateway and an agent's model handle call."""
+        return Endpoint(self.model, self.api_base, self.api_key_env)
+
+    @property
+    def judge_endpoints(self) -> list[Endpoint]:
+        """The judges, each with the judges' base URL and key variable."""
+        return [Endpoint(m, self.judge_api_base, self.judge_api_key_env) for m in self.judge_models]
+
+    @property
+    def embedding_endpoint(self) -> Endpoint:
+        return Endpoint(self.embedding_model, self.embedding_api_base, self.embedding_api_key_env)
+
+    def chat_models(self, *, agent_handle: bool = False) -> list[ModelName]:
+        """The chat models the run calls: --model, then the judges. A Python agent (--agent) answers in
+        --model's place and reaches it only if it calls its model handle: `agent_handle` counts it then.
+        (A command or service agent reaches --model through the gateway, so it always counts.)"""
+        sut = [] if self.agent and not agent_handle else [self.model_endpoint.name]
+        return [*sut, *(endpoint.name for endpoint in self.judge_endpoints)]
+
+    def embedded_chat_models(self, *, agent_handle: bool = False) -> list[ModelName]:
+        """The one answer to "does this run use the embedded model?": the chat models of `chat_models` that
+        the harness serves itself (embeddings alone do not count: MiniLM is a real embedding model)."""
+        return [name for name in self.chat_models(agent_handle=agent_handle) if name.embedded]
+
+    @property
+    def uses_local_models(self) -> bool:
+        """The embedded chat model answers or judges: the run's scores carry the tiny-model notice."""
+        return bool(self.embedded_chat_models())
+
+    @property
     def uses_local_chat(self) -> bool:
-        """Whether anything in the run may call the embedded chat model (an agent's model handle included)."""
-        return any(ModelName(m).embedded for m in [self.model, *self.judge_models])
+        """Anything in the run may call the embedded chat model (an agent's model handle included): the
+        model's process is served."""
+        return bool(self.embedded_chat_models(agent_handle=True))
 
     @property
     def external_agent(self) -> bool:
@@ -644,9 +675,6 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         for k, v in {"temperature": opt.temperature, "max_tokens": opt.max_tokens, "seed": opt.seed}.items()
         if v is not None
     }
-    # A Python agent may never call its model handle; a command or service agent reaches --model through
-    # the gateway, as the model does.
-    uses_local = any(ModelName(m).embedded for m in [*([] if opt.agent else [model]), *judges])
     from harness.self_preference import self_preference_warnings
 
     return Settings(
@@ -710,7 +738,6 @@ def settings_from_options(opt: Any, rootdir: Path, benchmark_options: dict[str, 
         progress_interval_s=opt.progress_interval,
         rootdir=rootdir,
         benchmark_options=dict(benchmark_options or {}),
-        uses_local_models=uses_local,
         warnings=self_preference_warnings(None if opt.agent or opt.agent_cmd or opt.agent_url else model, judges)
         + _budget_warnings(opt.max_cost, shard, opt.cache_url),
     )
@@ -884,8 +911,7 @@ def missing_local_models(settings: Settings, find_spec: Any = None) -> list[str]
     import importlib.util
 
     find_spec = find_spec or importlib.util.find_spec
-    used = [*([] if settings.agent else [settings.model]), *settings.judge_models]
-    chat = [m for m in used if ModelName(m).embedded]
+    chat = [str(name) for name in settings.embedded_chat_models()]
     if chat and find_spec("llama_cpp") is None:
         return sorted(set(chat))
     return []

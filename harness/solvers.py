@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from harness.errors import AgentError, ConfigError, HarnessError
 from harness.item_names import item_name
 from harness.llm.client import LLMClient
+from harness.llm.endpoint import Endpoint
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest
 from harness.secrets import redact_text
@@ -209,17 +210,13 @@ class ModelSolver:
     def __init__(
         self,
         client: LLMClient,
-        model: str,
+        endpoint: Endpoint,
         *,
-        api_base: str | None = None,
-        key_env: str | None = None,
         settings: dict[str, Any] | None = None,
     ) -> None:
         self.client = client
-        self.model = model
-        self.name = model
-        self.api_base = api_base
-        self.key_env = key_env
+        self.endpoint = endpoint
+        self.name = endpoint.model
         self.settings = settings or {}
 
     async def solve(
@@ -284,8 +281,15 @@ class ModelSolver:
         self, messages: list[dict[str, Any]], specs: list[dict[str, Any]] | None, scope: CallScope, final: bool = False
     ) -> dict[str, Any]:
         extra = {"tool_choice": "none"} if final and specs else {}
+        endpoint = self.endpoint
         request = ChatRequest.build(
-            self.model, messages, api_base=self.api_base, key_env=self.key_env, tools=specs, **extra, **self.settings
+            endpoint.model,
+            messages,
+            api_base=endpoint.api_base,
+            key_env=endpoint.key_env,
+            tools=specs,
+            **extra,
+            **self.settings,
         )
         reply, _, _ = await self.client.chat(
             request, namespace="sut", task_version=scope.task_version, repeat=scope.repeat, records=scope.records

@@ -19,7 +19,7 @@ from harness.cache import CacheMode, CallCache
 from harness.errors import BudgetExceededError, CacheMissError, JudgeError, ProviderError
 from harness.judge import PromptLibrary, judge_once
 from harness.llm.client import Budget, ClientSettings, LLMClient
-from harness.llm.endpoint import ModelName
+from harness.llm.endpoint import Endpoint, ModelName
 from harness.llm.pricing import Price
 from harness.llm.records import CallRecord
 from harness.llm.request import ChatRequest, EmbeddingRequest
@@ -160,7 +160,7 @@ def test_budget_stops_new_calls_once_spent(tmp_path: Path, server: StubProcess, 
 def test_tool_calls_round_trip_through_the_tool_loop(tmp_path: Path, server: StubProcess, route: str) -> None:
     server.control(tool_calls={"compute": {"name": "calculator", "arguments": {"expression": "6 * 7"}}})
     client = make_client(tmp_path, route)
-    solver = ModelSolver(client, MODEL, api_base=server.api_base)
+    solver = ModelSolver(client, Endpoint(MODEL, server.api_base))
     records: list[CallRecord] = []
 
     async def go() -> Any:
@@ -188,7 +188,7 @@ def test_the_tool_loop_stops_at_its_step_limit_and_token_budget(tmp_path: Path, 
     # a model that calls the calculator forever
     server.control(tool_calls={"again": [{"name": "calculator", "arguments": {"expression": "1 + 1"}}] * 50})
     client = make_client(tmp_path, "openai")
-    solver = ModelSolver(client, MODEL, api_base=server.api_base)
+    solver = ModelSolver(client, Endpoint(MODEL, server.api_base))
 
     async def go(limits: LoopLimits) -> Any:
         scope = CallScope(task_version=1, repeat=0, records=[])
