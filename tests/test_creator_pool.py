@@ -862,3 +862,37 @@ def test_every_calibrated_brief_is_a_trade_off_among_three_times_k_qualified_cre
 def test_the_calibrated_briefs_are_marked() -> None:
     """The trade-off briefs so far (issue 27): each says so in its metadata, so the test above holds it."""
     assert {task.id for task in calibrated()} >= CALIBRATED, sorted(CALIBRATED - {t.id for t in calibrated()})
+
+
+COUNTRIES = ("Indonesia", "Philippines", "Nigeria", "India", "Brazil", "Mexico", "Germany", "France", "Spain",
+             "Turkey", "Japan", "South Korea", "Australia", "Canada", "United Kingdom", "United States", "Vietnam",
+             "Thailand", "Malaysia", "Singapore")  # fmt: skip
+CURRENCIES = {"PHP": "Philippines", "IDR": "Indonesia", "NGN": "Nigeria", "INR": "India", "BRL": "Brazil",
+              "MXN": "Mexico", "TRY": "Turkey", "JPY": "Japan", "KRW": "South Korea", "AUD": "Australia",
+              "CAD": "Canada", "GBP": "United Kingdom", "£": "United Kingdom"}  # fmt: skip
+
+
+def test_no_brief_carries_another_briefs_text() -> None:
+    """A brief written from another's form (Kainara's once asked for Filipino makeup creators and the
+    #KilayCheck push): no brief names another brief's product or hashtag, says its creators are based in a
+    country outside its region, or caps a fee in the currency of a country outside it."""
+    tasks = briefs()
+    texts = {t.id: t.inputs.brief.model_dump_json() for t in tasks}
+    problems = []
+    for task in tasks:
+        text, region = texts[task.id], task.inputs.brief.budget_and_distribution.region
+        for other in tasks:
+            if other.id == task.id:
+                continue
+            for tag in set(re.findall(r"#\w{3,}", texts[other.id])) - {"#ad"}:
+                if tag in text:
+                    problems.append(f"{task.id}: names {tag}, the hashtag of {other.id}")
+            if len(other.inputs.product) > 4 and words(other.inputs.product).search(text):
+                problems.append(f"{task.id}: names {other.inputs.product}, the product of {other.id}")
+        for country in re.findall(r"[Bb]ased in (?:the )?(" + "|".join(COUNTRIES) + ")", text):
+            if country not in region:
+                problems.append(f"{task.id}: creators based in {country}, outside its region {region!r}")
+        for code, country in CURRENCIES.items():
+            if re.search(rf"(?<!\w){re.escape(code)}\s?\d", text) and country not in region:
+                problems.append(f"{task.id}: a fee in {code}, the currency of {country}, outside {region!r}")
+    assert not problems, listing(problems)

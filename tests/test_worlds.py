@@ -194,7 +194,8 @@ def test_two_near_misses_outrank_every_info_to_people_target_for_the_question(wo
         world = worlds[task.inputs.environment]
         ranked = _people_ranked(world, task.inputs.question)
         targets = {normalize_url(p.url) for p in task.ground_truth.people}
-        first = next(rank for rank, url in enumerate(ranked) if url in targets)
+        # with a crowd (background/crowd/), the first target may rank below the forty people shown: that holds too
+        first = next((rank for rank, url in enumerate(ranked) if url in targets), len(ranked))
         assert first >= 2, f"{task.id}: a target ranks {first + 1} for the question's words"
 
 

@@ -30,8 +30,18 @@ from scripts.world_background.sources import ROOT, SourceError, slug
 from scripts.world_background.text import MONTHS, Slots, fill
 
 NOW = (2026, 10)
-TESTS = ("tenure", "employer_not", "title", "operating", "city")
-FAILURES = ("short_tenure", "other_team", "stayed", "not_lead", "closed", "based_elsewhere", "moved_away")
+TESTS = ("tenure", "employer_not", "title", "operating", "city", "employer_kind")
+FAILURES = (
+    "short_tenure",
+    "other_team",
+    "stayed",
+    "not_lead",
+    "closed",
+    "based_elsewhere",
+    "moved_away",
+    "wrong_kind",
+    "late_start",
+)
 
 
 @dataclass
@@ -130,23 +140,34 @@ def guard_for(guard: Guard, spec: Spec) -> Guard:
     """The world's guard without the terms only this task names and the spec's `allow` terms (a term another
     task names as well stays guarded unless the spec allows it by name)."""
     others = {t for task, terms in guard.task_terms.items() if task != spec.task for t in terms}
-    return guard.without((guard.task_terms.get(spec.task, set()) - others) | set(spec.allow))
+    own = frozenset(guard.task_combinations.get(spec.task, set()))
+    return guard.without((guard.task_terms.get(spec.task, set()) - others) | set(spec.allow), own)
 
 
 # -------------------------------------------------------------------- conditions
-def failed(spec: Spec, member: Member, cities: dict[str, Any], closed: dict[str, tuple[int, int]]) -> list[str]:
+def failed(
+    spec: Spec,
+    member: Member,
+    cities: dict[str, Any],
+    closed: dict[str, tuple[int, int]],
+    kinds: dict[str, str] | None = None,
+) -> list[str]:
     """The ids of the conditions this member does not meet, from the member's true facts alone."""
+    kinds = kinds or {}
     jobs = member.jobs
     current = jobs[0]
     out = []
     for condition in spec.conditions:
         test = condition["test"]
-        if test == "tenure":
-            teams = set(condition.get("teams") or [])
+        if test == "tenure":  # months in jobs at this employer (and team), or at employers of these kinds
+            teams, wanted = set(condition.get("teams") or []), set(condition.get("kinds") or [])
+            until = tuple(int(x) for x in str(condition.get("until") or "").split("-") if x) or NOW
             total = sum(
-                months(j.start, j.end)
+                months(j.start, min(j.end or until, until))
                 for j in jobs
-                if j.company.name == condition["employer"] and (not teams or getattr(j, "unit", "") in teams)
+                if (not condition.get("employer") or j.company.name == condition["employer"])
+                and (not teams or getattr(j, "unit", "") in teams)
+                and (not wanted or kinds.get(j.company.name) in wanted)
             )
             ok = total >= int(condition["min_months"])
         elif test == "employer_not":
@@ -156,6 +177,8 @@ def failed(spec: Spec, member: Member, cities: dict[str, Any], closed: dict[str,
         elif test == "operating":
             stop = closed.get(current.company.name)
             ok = stop is None or stop > NOW
+        elif test == "employer_kind":
+            ok = kinds.get(current.company.name) in condition["kinds"]
         else:  # city
             wanted = condition.get("cities") or [c for c, e in cities.items() if e["region"] == condition.get("region")]
             ok = current.city in wanted
@@ -176,8 +199,8 @@ class CrowdWriter:
         self.profiles = ProfileWriter(model, team_pages)
         self.seed = f"{self.sources.world['seed']}:crowd:{spec.task}"
         by_name = {c.name: c for c in model.companies}
-        self.surface = by_name.get(spec.surface["employer"]) or self._missing(spec.surface["employer"])
         self.employers: list[Company] = []
+        self.kinds: dict[str, str] = {}
         self.entries: dict[str, dict[str, Any]] = {}
         self.closed: dict[str, tuple[int, int]] = {}
         for entry in spec.now.get("employers") or []:
@@ -186,9 +209,16 @@ class CrowdWriter:
             )
             self.employers.append(company)
             self.entries[company.name] = entry
+            self.kinds[company.name] = str(entry.get("kind") or "")
+            by_name.setdefault(company.name, company)
             if entry.get("closed"):
                 year, month = (int(x) for x in str(entry["closed"]).split("-"))
                 self.closed[company.name] = (year, month)
+        self.surface = by_name.get(spec.surface["employer"]) or self._missing(spec.surface["employer"])
+        self.kinds.setdefault(self.surface.name, str(spec.surface.get("kind") or ""))
+        until = spec.surface.get("until")
+        self.until = tuple(int(x) for x in str(until).split("-")) if until else (2026, 3)
+        self.kind_condition = next((c for c in spec.conditions if c["test"] == "employer_kind"), None)
         self.city_condition = next((c for c in spec.conditions if c["test"] == "city"), None)
         self.tenure = next((c for c in spec.conditions if c["test"] == "tenure"), None)
         self.members: list[Member] = []
@@ -211,6 +241,26 @@ class CrowdWriter:
         ]
         return city in wanted
 
+    def kind_ok(self, company: Company) -> bool:
+        return self.kind_condition is None or self.kinds.get(company.name) in self.kind_condition["kinds"]
+
+    def pool(self, *, closed: bool = False, in_place: bool = True, kind_ok: bool | None = True) -> list[Company]:
+        found = [
+            c
+            for c in self.employers
+            if c is not self.surface
+            and (c.name in self.closed) == closed
+            and self.in_place(self.placed(c)) == in_place
+            and (kind_ok is None or self.kind_ok(c) == kind_ok)
+        ]
+        if not found:
+            raise SourceError(
+                f"{self.spec.path.relative_to(ROOT)}: now.employers has none that is "
+                f"{'closed' if closed else 'operating'}, {'in' if in_place else 'outside'} the place asked for"
+                f"{'' if kind_ok is None else ' and of a kind that ' + ('counts' if kind_ok else 'does not count')}"
+            )
+        return found
+
     def lead_title(self, rng: random.Random, company: Company, taken: dict[str, set[str]]) -> str:
         free = [t for t in self.spec.now["lead_titles"] if t not in taken.setdefault(company.name, set())]
         title = rng.choice(free or self.spec.now["lead_titles"])
@@ -230,6 +280,8 @@ class CrowdWriter:
             failures = ["stayed"]
         if "moved_away" in failures:  # the profile must look right on the point the move changes
             failures = [f for f in failures if f not in ("based_elsewhere", "closed")]
+        if "closed" in failures:
+            failures = [f for f in failures if f not in ("based_elsewhere", "wrong_kind")]
 
         # the surface stint
         first_year, last_year = surface["start"]
@@ -239,12 +291,15 @@ class CrowdWriter:
         else:
             length = rng.randint(minimum + 4, minimum + 40)
         start = (rng.randint(first_year, last_year), rng.randint(1, 12))
-        if "stayed" not in failures:
-            while add(start, length + 3) > (2026, 3):
+        if "late_start" in failures:  # a career in the field that began too late, whatever its length
+            start = (rng.randint(*surface["late"]), rng.randint(1, 12))
+            length = rng.randint(6, max(7, months(start, self.until) - 2))
+        elif "stayed" not in failures:
+            while add(start, length + 1) > self.until:
                 start = add(start, -12)
         surface_city = rng.choice(surface["cities"])
         unit = rng.choice(surface["other_teams"] if "other_team" in failures else surface["teams"])
-        surface_title = f"{rng.choice(surface['titles'])}, {unit}"
+        surface_title = f"{rng.choice(surface['titles'])}, {unit}" if unit else rng.choice(surface["titles"])
         function = surface.get("function", "backend")
         if "stayed" in failures:
             stint = CrowdJob(self.surface, surface_title, function, 2, start, None, surface_city, None, unit)
@@ -252,15 +307,17 @@ class CrowdWriter:
         else:
             end = add(start, length)
             stint = CrowdJob(self.surface, surface_title, function, 2, start, end, surface_city, None, unit)
-            operating = [c for c in self.employers if c.name not in self.closed]
-            if "closed" in failures:
-                pool = [c for c in self.employers if c.name in self.closed]
-            elif "based_elsewhere" in failures:
-                pool = [c for c in operating if not self.in_place(self.placed(c))]
-            else:
-                pool = [c for c in operating if self.in_place(self.placed(c))]
-            company = rng.choice(pool)
-            if "not_lead" in failures:
+            company = rng.choice(
+                self.pool(
+                    closed="closed" in failures,
+                    in_place="based_elsewhere" not in failures,
+                    kind_ok="wrong_kind" not in failures,
+                )
+            )
+            own = self.entries.get(company.name, {}).get("titles")
+            if own:  # a company outside the field has its own jobs
+                title = rng.choice(own)
+            elif "not_lead" in failures:
                 title = rng.choice(spec.now["other_titles"])
             else:
                 title = self.lead_title(rng, company, taken)
@@ -294,8 +351,7 @@ class CrowdWriter:
             high = max(low, add(stop, -2))
             updated = add(low, rng.randint(0, max(0, months(low, high))))
         if "moved_away" in failures:
-            away = [c for c in self.employers if c.name not in self.closed and not self.in_place(self.placed(c))]
-            target = rng.choice(away)
+            target = rng.choice(self.pool(in_place=False, kind_ok=None))
             when = add(updated or current.start, rng.randint(1, 3))
             title = self.lead_title(rng, target, taken) if rng.random() < 0.7 else rng.choice(spec.now["other_titles"])
             move = Move(when, CrowdJob(target, title, current.function, 4, when, None, self.placed(target), None, ""))
@@ -359,7 +415,7 @@ class CrowdWriter:
         flat = " ".join(f"{title}\n{text}".split())
         for reason in member.failures:
             job = person.jobs[0] if reason in ("not_lead", "stayed", "based_elsewhere") else None
-            if reason in ("short_tenure", "other_team"):
+            if reason in ("short_tenure", "other_team", "late_start"):
                 job = next(j for j in person.jobs if j.company is self.surface)
             if job is not None:
                 shown = job.city if reason == "based_elsewhere" else job.title
@@ -418,11 +474,17 @@ class CrowdWriter:
             staff=entry["staff"],
             when=self.when(rng, at),
         )
-        leads = []
-        for member in self.members:
-            for job in member.jobs:
-                if job.company is company and job.start <= at and (job.end is None or job.end > at):
-                    leads.append((member, job))
+        here = [
+            (member, job)
+            for member in self.members
+            for job in member.jobs
+            if job.company is company and job.start <= at and (job.end is None or job.end > at)
+        ]
+        for member, job in here:
+            if "wrong_kind" in member.failures and job is member.jobs[0]:
+                member.proofs.append((company.url, entry["what"]))
+        titles = {*self.spec.now["lead_titles"], *(entry.get("titles") or [])}
+        leads = [(member, job) for member, job in here if job.title in titles]
         lines = [f"# {company.name}", "", fill(rng.choice(phrases["opener"]), slots)]
         if rng.random() < 0.7:
             lines[-1] += " " + fill(rng.choice(phrases["size"]), slots)
@@ -514,6 +576,7 @@ class CrowdWriter:
         phrases = self.phrases["moves"]
         while moved:
             size = min(len(moved), rng.choice((1, 1, 2, 3)))
+            size = max(1, sum(1 for m in moved[:size] if months(moved[0].move.when, m.move.when) <= 2))
             group, moved = moved[:size], moved[size:]
             last = max(m.move.when for m in group)
             sentences = []
@@ -577,7 +640,7 @@ class CrowdWriter:
             at = add(self.closed[company.name], -3) if company.name in self.closed else (2026, 9)
             records.append(self.about(company, at))
         for member in self.members:
-            missed = failed(self.spec, member, self.cities, self.closed)
+            missed = failed(self.spec, member, self.cities, self.closed, self.kinds)
             if not missed:
                 raise SourceError(
                     f"{self.spec.path.relative_to(ROOT)}: {member.person.name} meets every condition of "

@@ -56,13 +56,22 @@ class Guard:
     person_slugs: set[str] = field(default_factory=set)  # hand-written people's slugs without their suffix
     exempt: list[str] = field(default_factory=list)  # folded names a term may sit inside ("Lumen Logistics")
     task_terms: dict[str, set[str]] = field(default_factory=dict)  # task id -> the terms its own text names
+    task_combinations: dict[str, set[str]] = field(default_factory=dict)  # task id -> its guard file's combinations
 
-    def without(self, terms: set[str]) -> Guard:
-        """This guard less some terms (a crowd may use its own task's words); names and combinations stay."""
+    def without(self, terms: set[str], combinations: frozenset[str] = frozenset()) -> Guard:
+        """This guard less some terms and combinations (a crowd may use its own task's words); names stay."""
         dropped = {fold(t) for t in terms}
         kept = [t for t in self.terms if fold(t[1]) not in dropped]
-        return Guard(list(self.names), list(self.native), kept, list(self.combinations), set(self.person_slugs),
-                     list(self.exempt), self.task_terms)  # fmt: skip
+        return Guard(
+            list(self.names),
+            list(self.native),
+            kept,
+            [c for c in self.combinations if c[1] not in combinations],
+            set(self.person_slugs),
+            list(self.exempt),
+            self.task_terms,
+            self.task_combinations,
+        )
 
     def name_taken(self, name: str) -> str | None:
         """The guarded name that `name` would copy (all its words are in `name`), or None."""
@@ -216,14 +225,19 @@ def build(sources: Sources, root: Path = ROOT) -> Guard:
         if not isinstance(loaded, dict):
             raise SourceError(f"{shown}: expected a mapping with terms and/or combinations")
         why = f"{shown.name}" + (f", task {loaded['task']}" if loaded.get("task") else "")
+        owner = str(loaded["task"]) if loaded.get("task") else None
         for term in loaded.get("terms") or []:
             if not isinstance(term, str) or not term.strip():
                 raise SourceError(f"{shown}: every entry of terms must be a non-empty string")
             terms.setdefault(term.strip(), why)
+            if owner:  # a task's own guard file: its crowd may use these words
+                guard.task_terms.setdefault(owner, set()).add(term.strip())
         for index, combination in enumerate(loaded.get("combinations") or []):
             if not isinstance(combination, list) or len(combination) < 2:
                 raise SourceError(f"{shown}: combinations[{index}] must list two or more terms")
             guard.combinations.append((tuple(_pattern(t) for t in combination), f"{' + '.join(combination)} ({why})"))
+            if owner:
+                guard.task_combinations.setdefault(owner, set()).add(guard.combinations[-1][1])
         for name in loaded.get("people") or []:
             add_name(str(name))
     guard.terms = [(_pattern(term), term, why) for term, why in sorted(terms.items())]
