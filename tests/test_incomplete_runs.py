@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Project, stub_args
-from test_plugin_e2e import judge_rules, sample_answers
+from helpers import Project, judge_rules, sample_answers, stub_args
 
 from harness.testing import StubProcess
 

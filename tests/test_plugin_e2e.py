@@ -12,40 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Project, sample_tasks, stub_args
+from helpers import WRONG_ON_PURPOSE, Project, judge_rules, sample_answers, stub_args
 
 from harness.testing import StubProcess
-
-WRONG_ON_PURPOSE = {"divide", "largest-planet", "spider-legs"}
-
-
-def sample_answers() -> dict[str, str]:
-    """The stub answers every sample prompt with its reference, except a few that it gets wrong."""
-    answers = {}
-    for task in sample_tasks():
-        answer = "a wrong answer" if task["id"] in WRONG_ON_PURPOSE else task["ground_truth"]["answer"]
-        answers[task["inputs"]["prompt"]] = answer
-    return answers
-
-
-def judge_rules() -> list[list[object]]:
-    """The stub judge grades "correct" exactly the answers the test decides are right: it finds them inside
-    the prompt's data section (so an answer that never reached the judge, or reached it outside a data
-    section, is graded "incorrect" and the test fails)."""
-    right = [t for t in sample_tasks() if t["id"] in JUDGED and t["id"] not in WRONG_ON_PURPOSE]
-    return [[t["ground_truth"]["answer"], {"grade": "correct"}] for t in right]
-
-
-JUDGED = {
-    "photosynthesis",
-    "recruiter-role",
-    "influencer-marketing",
-    "http-status-404",
-    "boiling-point",
-    "first-prime",
-    "opposite-of-north",
-    "spider-legs",
-}
 
 
 @pytest.fixture

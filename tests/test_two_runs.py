@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from helpers import Project, stub_args
-from test_plugin_e2e import judge_rules, sample_answers
+from helpers import Project, judge_rules, sample_answers, stub_args
 
 from harness.testing import StubProcess
 

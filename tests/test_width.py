@@ -13,8 +13,7 @@ import sys
 import termios
 from pathlib import Path
 
-from helpers import Project, stub_args
-from test_plugin_e2e import judge_rules, sample_answers
+from helpers import Project, judge_rules, sample_answers, stub_args
 
 from harness.terminal_fit import fit_table
 from harness.testing import StubProcess
