@@ -13,7 +13,7 @@ import hashlib
 import inspect
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -288,9 +288,7 @@ class ItemContext:
             schema_model=schema_model,
             api_base=first.api_base,
             key_env=first.key_env,
-            task_version=self.task.version,
-            repeat=self.repeat,
-            records=self.records,
+            scope=self.scope,
             settings=settings,
             text_parser=text_parser,
         )
@@ -333,9 +331,7 @@ class ItemContext:
                 schema_model=schema_model,
                 api_base=first.api_base,
                 key_env=first.key_env,
-                task_version=self.task.version,
-                repeat=self.repeat,
-                records=self.records,
+                scope=self.scope,
                 settings=settings,
                 text_parser=text_parser,
             )
@@ -381,9 +377,7 @@ class ItemContext:
                 schema_model=schema_model,
                 api_base=endpoint.api_base,
                 key_env=endpoint.key_env,
-                task_version=self.task.version,
-                repeat=None,
-                records=self.records,
+                scope=replace(self.scope, repeat=None),  # no repeat in its key
                 settings=settings,
                 text_parser=text_parser,
             )

