@@ -8,10 +8,12 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.task import load_task_file
 from harness.testing import StubProcess
 
 REPO = Path(__file__).resolve().parent.parent
@@ -20,6 +22,7 @@ REPO = Path(__file__).resolve().parent.parent
 GEM_RELEASE = Path(os.environ.get("GEM_BENCH_RELEASE") or REPO.parent / "shared" / "data" / "gem-bench")
 GEM_RELEASE_MISSING = f"the GEM-Bench release is not at {GEM_RELEASE} (set GEM_BENCH_RELEASE to its folder)"
 SAMPLE = REPO / "evals" / "sample"
+MARKETING_BRIEFS = sorted((REPO / "evals" / "marketing").glob("*.yaml"))  # one file per group of client industries
 
 
 @dataclass
@@ -125,3 +128,18 @@ def sample_tasks() -> list[dict[str, Any]]:
     for path in sorted(SAMPLE.glob("*.yaml")):
         tasks += yaml.safe_load(path.read_text())["tasks"]
     return tasks
+
+
+def load_tasks(paths: Iterable[Path]) -> list[Any]:
+    """The tasks of these task files, in order; a file with any problem fails the test, naming it."""
+    tasks: list[Any] = []
+    for path in paths:
+        loaded = load_task_file(path)
+        assert not loaded.problems, loaded.problems
+        tasks += [task for task, _ in loaded.tasks]
+    return tasks
+
+
+def marketing_briefs() -> list[Any]:
+    """Every Marketing brief of evals/marketing/ (the files that read them often cache it)."""
+    return load_tasks(MARKETING_BRIEFS)

@@ -29,16 +29,14 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import REPO
+from helpers import REPO, marketing_briefs
 
 from harness.benchmarks.marketing.links import ProfileKey, profile_key
-from harness.task import load_task_file
 from harness.world import Page, read_pages
 from scripts.creator_pool import claims, numbers, render
 from scripts.creator_pool.schema import CREATORS, Creator, load_files, rules
 
 POOL = REPO / "fixtures" / "worlds" / "creator-pool"
-BRIEFS = sorted((REPO / "evals" / "marketing").glob("*.yaml"))
 GENERATOR = REPO / "scripts" / "generate_creator_pool.py"
 RULES = rules()
 TARGET_CREATORS = 836  # the paper's pool size
@@ -503,12 +501,7 @@ def test_bigger_accounts_engage_less(pages: list[Page]) -> None:
 
 @cache
 def briefs() -> list[Any]:
-    tasks = []
-    for path in BRIEFS:
-        loaded = load_task_file(path)
-        assert not loaded.problems, loaded.problems
-        tasks += [task for task, _ in loaded.tasks]
-    return tasks
+    return marketing_briefs()
 
 
 def url_of(entry: dict[str, Any]) -> str:

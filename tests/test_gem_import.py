@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import GEM_RELEASE, GEM_RELEASE_MISSING, REPO
+from helpers import GEM_RELEASE, GEM_RELEASE_MISSING, REPO, load_tasks
 
 from harness.benchmarks.gem.importer import OFFICIAL_COUNTS, ImportError_, import_gem_bench
-from harness.task import load_task_file
 
 RELEASE = GEM_RELEASE
 needs_release = pytest.mark.skipif(not RELEASE.is_dir(), reason=GEM_RELEASE_MISSING)
@@ -30,9 +29,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
 
 
 def tasks_of(path: Path) -> list:
-    loaded = load_task_file(path)
-    assert loaded.problems == [], loaded.problems[:3]
-    return [task for task, _ in loaded.tasks]
+    return load_tasks([path])
 
 
 @needs_release

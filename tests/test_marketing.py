@@ -12,16 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import REPO, Project, stub_args
+from helpers import REPO, Project, marketing_briefs, stub_args
 
 from harness.benchmarks.marketing.links import CreatorIndex, ProfileKey, profile_key
 from harness.benchmarks.marketing.recommendations import Recommendation, ReplyError, fill_slots, read_reply
-from harness.task import load_task_file
 from harness.testing import StubProcess
 from harness.world import load_world, read_pages
 
 POOL = REPO / "fixtures" / "worlds" / "creator-pool"
-BRIEFS = sorted((REPO / "evals" / "marketing").glob("*.yaml"))  # one file per group of client industries
 PENNY_PILOT = "mk-app-pennypilot-us-launch"  # the brief the end-to-end tests run (in money.yaml)
 MAYA = "https://www.youtube.com/@moneywithmaya"
 DEVON = "https://www.youtube.com/@budgetbydevon"
@@ -328,12 +326,7 @@ def test_a_brief_whose_pick_is_not_in_the_pool_is_refused_before_any_call(projec
 
 
 def briefs() -> list[Any]:
-    tasks = []
-    for path in BRIEFS:
-        loaded = load_task_file(path)
-        assert not loaded.problems, loaded.problems
-        tasks += [task for task, _ in loaded.tasks]
-    return tasks
+    return marketing_briefs()
 
 
 @pytest.fixture(scope="module")

@@ -22,15 +22,13 @@ from functools import cache
 from typing import Any
 
 import pytest
-from helpers import REPO
+from helpers import REPO, marketing_briefs
 
 from harness.benchmarks.marketing.links import profile_key
-from harness.task import load_task_file
 from harness.world import Page, World, read_pages
 from scripts.creator_pool.schema import rules
 
 POOL = REPO / "fixtures" / "worlds" / "creator-pool"
-BRIEFS = sorted((REPO / "evals" / "marketing").glob("*.yaml"))
 CEILING = 0.30  # issue 21: a keyword agent gets at most 30 % client picks
 ECHO_MARGIN = 0.05  # a decoy class may echo the brief this much more often than the picks, no more
 STOPWORDS = frozenset(
@@ -40,12 +38,7 @@ STOPWORDS = frozenset(
 
 @cache
 def briefs() -> list[Any]:
-    tasks = []
-    for path in BRIEFS:
-        loaded = load_task_file(path)
-        assert not loaded.problems, loaded.problems
-        tasks += [task for task, _ in loaded.tasks]
-    return tasks
+    return marketing_briefs()
 
 
 def flat(value: Any) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import REPO
+from helpers import REPO, load_tasks
 
 from harness.task import load_task_file
 from harness.world import World, load_world, normalize_url
@@ -28,12 +28,7 @@ WORK_TAGS = {
 
 @functools.cache
 def calibrated() -> tuple[Any, ...]:
-    tasks = []
-    for path in sorted(CALIBRATED.glob("*.yaml")):
-        loaded = load_task_file(path)
-        assert not loaded.problems, loaded.problems
-        tasks += [task for task, _ in loaded.tasks]
-    return tuple(tasks)
+    return tuple(load_tasks(sorted(CALIBRATED.glob("*.yaml"))))
 
 
 @functools.cache
