@@ -22,6 +22,9 @@ REPO = Path(__file__).resolve().parent.parent
 GEM_RELEASE = Path(os.environ.get("GEM_BENCH_RELEASE") or REPO.parent / "shared" / "data" / "gem-bench")
 GEM_RELEASE_MISSING = f"the GEM-Bench release is not at {GEM_RELEASE} (set GEM_BENCH_RELEASE to its folder)"
 SAMPLE = REPO / "evals" / "sample"
+CHROMIUM = shutil.which("chromium")  # the HTML report is checked in Debian's chromium
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 MARKETING_BRIEFS = sorted((REPO / "evals" / "marketing").glob("*.yaml"))  # one file per group of client industries
 
 
@@ -176,3 +179,22 @@ def load_tasks(paths: Iterable[Path]) -> list[Any]:
 def marketing_briefs() -> list[Any]:
     """Every Marketing brief of evals/marketing/ (the files that read them often cache it)."""
     return load_tasks(MARKETING_BRIEFS)
+
+
+def leaderboard_result(suite: str, task: str, score: float, cost: float) -> dict[str, Any]:
+    usage = {"calls": 1, "input_tokens": 10, "output_tokens": 5, "cost_usd": cost, "cost_known": True, "cache_hits": 0}
+    return {"suite": suite, "task_id": task, "kind": "qa", "score": score, "error": None, "usage": usage,
+            "outcome": "passed" if score >= 60 else "failed", "metrics": {}}  # fmt: skip
+
+
+def leaderboard_run(tmp_path: Path, run_id: str, model: str, scores: list[float], **meta: Any) -> Path:
+    """A scored run's results.json, as `harness report A B` reads it (tests/test_leaderboard.py, test_width.py)."""
+    from harness.report.aggregate import by_suite, summarize
+
+    results = [leaderboard_result("qa-own", f"t{n}", s, 0.01) for n, s in enumerate(scores)]
+    meta = {"run_id": run_id, "options": {"model": model, "judge_models": ["openai/j"]}, **meta}
+    document = {"run": meta, "results": results, "totals": summarize(results), "suites": by_suite(results),
+                "tables": []}  # fmt: skip
+    path = tmp_path / f"{run_id}.json"
+    path.write_text(json.dumps(document))
+    return path

@@ -451,7 +451,7 @@ def test_a_per_response_file_of_another_run_is_refused(minilm_copy: Path, tmp_pa
 
 
 def test_the_imported_runs_report_opens_in_chromium_with_the_tables(minilm_copy: Path, tmp_path: Path) -> None:
-    from test_html_report import CHROMIUM, CHROMIUM_FLAGS
+    from helpers import CHROMIUM, CHROMIUM_FLAGS
 
     if CHROMIUM is None:
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")

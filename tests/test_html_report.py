@@ -6,25 +6,21 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Project, stub_args
+from helpers import CHROMIUM, CHROMIUM_FLAGS, Project, stub_args
 
 from harness.report.aggregate import by_suite, summarize
 from harness.report.html import render_html
 
-CHROMIUM = shutil.which("chromium")
 HOSTILE = (
     '</pre></details><script>document.title="pwned"</script><img src="http://127.0.0.1:9/leak.png">'
     "<style>body{display:none}</style>Paris"
 )
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 
 
 def item(n: int, answer: str, **extra: Any) -> dict[str, Any]:

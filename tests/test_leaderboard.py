@@ -4,33 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers import leaderboard_run
 
 from harness.cli import main
-from harness.report.aggregate import by_suite, summarize
-
-
-def _result(suite: str, task: str, score: float, cost: float) -> dict[str, Any]:
-    usage = {"calls": 1, "input_tokens": 10, "output_tokens": 5, "cost_usd": cost, "cost_known": True, "cache_hits": 0}
-    return {"suite": suite, "task_id": task, "kind": "qa", "score": score, "error": None, "usage": usage,
-            "outcome": "passed" if score >= 60 else "failed", "metrics": {}}  # fmt: skip
-
-
-def _run(tmp_path: Path, run_id: str, model: str, scores: list[float], **meta: Any) -> Path:
-    results = [_result("qa-own", f"t{n}", s, 0.01) for n, s in enumerate(scores)]
-    meta = {"run_id": run_id, "options": {"model": model, "judge_models": ["openai/j"]}, **meta}
-    document = {"run": meta, "results": results, "totals": summarize(results), "suites": by_suite(results),
-                "tables": []}  # fmt: skip
-    path = tmp_path / f"{run_id}.json"
-    path.write_text(json.dumps(document))
-    return path
 
 
 def test_a_suite_without_a_benchmark_table_gets_a_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    good = _run(tmp_path, "run-a", "openai/good", [100, 100, 0, 100])
-    poor = _run(tmp_path, "run-b", "openai/poor", [0, 50, 0, 100])
+    good = leaderboard_run(tmp_path, "run-a", "openai/good", [100, 100, 0, 100])
+    poor = leaderboard_run(tmp_path, "run-b", "openai/poor", [0, 50, 0, 100])
     assert main(["report", str(good), str(poor)]) == 0
     text = capsys.readouterr().out
     rows = {line.split()[0]: line.split() for line in text.splitlines() if line.startswith("run-")}
@@ -45,8 +28,8 @@ def test_a_suite_without_a_benchmark_table_gets_a_board(tmp_path: Path, capsys: 
 
 def test_an_interrupted_run_is_marked_on_the_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     partial = {"reason": "interrupted", "items_expected": 10, "items_done": 2, "resume": "pytest evals --resume p"}
-    cut = _run(tmp_path, "run-p", "openai/x", [100, 100], incomplete=partial)
-    whole = _run(tmp_path, "run-w", "openai/x", [100, 0])
+    cut = leaderboard_run(tmp_path, "run-p", "openai/x", [100, 100], incomplete=partial)
+    whole = leaderboard_run(tmp_path, "run-w", "openai/x", [100, 0])
     assert main(["report", str(cut), str(whole)]) == 0
     text = capsys.readouterr().out
     assert "run-p (INCOMPLETE)" in text and "INCOMPLETE RUN (interrupted): 2 of 10 items" in text

@@ -13,7 +13,7 @@ import sys
 import termios
 from pathlib import Path
 
-from helpers import Project, judge_rules, sample_answers, stub_args
+from helpers import Project, judge_rules, leaderboard_run, sample_answers, stub_args
 
 from harness.terminal_fit import fit_table
 from harness.testing import StubProcess
@@ -86,9 +86,9 @@ def test_a_wide_table_is_split_into_blocks_that_keep_every_cell() -> None:
 
 
 def test_the_leaderboard_fits(tmp_path: Path) -> None:
-    from test_leaderboard import _run
-
-    paths = [_run(tmp_path, f"20261129T0510{n:02d}123Z-a6f87b", f"openai/model-{n}", [100, 50]) for n in range(3)]
+    paths = [
+        leaderboard_run(tmp_path, f"20261129T0510{n:02d}123Z-a6f87b", f"openai/model-{n}", [100, 50]) for n in range(3)
+    ]
     out = _in_terminal([sys.executable, "-m", "harness.cli", "report", *map(str, paths)], tmp_path, 80)
     lines = _table_lines(out)
     assert lines and max(len(line) for line in lines) <= 80, out
