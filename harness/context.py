@@ -280,14 +280,13 @@ class ItemContext:
                 self.judges.append({"judge": verdict.model, "template": label, "ok": True, "value": verdict.value})
             return mechanical
         prompt = self.services.prompts.render(template, variables)
+        # The model judges, each with the judges' base URL and key (the first model judge's, as before).
         first = next(j for j in self.services.judges if j.model != REFERENCE_JUDGE)
         panel = await judge_panel(
             self.services.client,
-            models=models,
+            judges=[replace(first, model=model) for model in models],
             prompt=prompt,
             schema_model=schema_model,
-            api_base=first.api_base,
-            key_env=first.key_env,
             scope=self.scope,
             settings=settings,
             text_parser=text_parser,
@@ -326,11 +325,9 @@ class ItemContext:
         try:
             verdict = await judge_once(
                 self.services.client,
-                model=first.model,
+                judge=first,
                 prompt=prompt,
                 schema_model=schema_model,
-                api_base=first.api_base,
-                key_env=first.key_env,
                 scope=self.scope,
                 settings=settings,
                 text_parser=text_parser,
@@ -372,11 +369,9 @@ class ItemContext:
         try:
             verdict = await judge_once(
                 self.services.client,
-                model=model,
+                judge=replace(endpoint, model=model),
                 prompt=prompt,
                 schema_model=schema_model,
-                api_base=endpoint.api_base,
-                key_env=endpoint.key_env,
                 scope=replace(self.scope, repeat=None),  # no repeat in its key
                 settings=settings,
                 text_parser=text_parser,

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ValidationError
 
 from harness.errors import JudgeError, ProviderError
 from harness.llm.client import InvalidReplyError, LLMClient
+from harness.llm.endpoint import Endpoint
 from harness.llm.records import CallScope
 from harness.llm.request import ChatRequest
 
@@ -289,27 +290,26 @@ def _validation_summary(exc: ValidationError) -> str:
 async def judge_once(
     client: LLMClient,
     *,
-    model: str,
+    judge: Endpoint,
     prompt: RenderedPrompt,
     schema_model: type[BaseModel],
-    api_base: str | None,
     scope: CallScope,
     settings: dict[str, Any] | None = None,
     text_parser: TextParser | None = None,
-    key_env: str | None = None,
 ) -> Verdict:
     """Ask one judge; on an invalid reply ask once more, showing it its mistake; then give up.
 
     Structured output (a JSON schema) is asked for first; where a server refuses it, the same prompt goes
     out without it and the reply is read as JSON in words, or with `text_parser` (e.g. a `Score: N` line).
     """
+    model = judge.model
     messages = list(prompt.messages)
     call_settings = {**DEFAULT_JUDGE_SETTINGS, "response_format": response_format_for(schema_model), **(settings or {})}
     call_settings = {k: v for k, v in call_settings.items() if v is not None}
     last_error = ""
     attempts_left = 2
     while attempts_left:
-        request = ChatRequest.build(model, messages, api_base=api_base, key_env=key_env, **call_settings)
+        request = ChatRequest.build(model, messages, api_base=judge.api_base, key_env=judge.key_env, **call_settings)
         accept = _validator(schema_model, text_parser, structured="response_format" in call_settings)
         try:
             reply, _record, parsed = await client.chat(
@@ -352,14 +352,12 @@ async def judge_once(
 async def judge_panel(
     client: LLMClient,
     *,
-    models: list[str],
+    judges: list[Endpoint],
     prompt: RenderedPrompt,
     schema_model: type[BaseModel],
-    api_base: str | None,
     scope: CallScope,
     settings: dict[str, Any] | None = None,
     text_parser: TextParser | None = None,
-    key_env: str | None = None,
 ) -> PanelResult:
     """Every judge of the panel, concurrently. Each judge's verdict or failure is kept; the caller
     decides what a partial panel means (the harness's default: the item is an error naming the judge)."""
@@ -367,21 +365,19 @@ async def judge_panel(
         *(
             judge_once(
                 client,
-                model=model,
+                judge=judge,
                 prompt=prompt,
                 schema_model=schema_model,
-                api_base=api_base,
                 scope=scope,
                 settings=settings,
                 text_parser=text_parser,
-                key_env=key_env,
             )
-            for model in models
+            for judge in judges
         ),
         return_exceptions=True,
     )
     panel = PanelResult()
-    for model, outcome in zip(models, outcomes, strict=True):
+    for model, outcome in zip([judge.model for judge in judges], outcomes, strict=True):
         if isinstance(outcome, Verdict):
             panel.verdicts.append(outcome)
         elif isinstance(outcome, Exception):

@@ -139,6 +139,7 @@ def test_a_judge_in_words_is_read_from_its_own_verdict_line_only(
     from harness.cache import CacheMode, CallCache
     from harness.judge import RenderedPrompt, judge_once
     from harness.llm.client import ClientSettings, LLMClient
+    from harness.llm.endpoint import Endpoint
     from harness.llm.records import CallScope
 
     fresh_stub.control(reject_response_format=True, judge_text=judge_text)
@@ -148,8 +149,8 @@ def test_a_judge_in_words_is_read_from_its_own_verdict_line_only(
         client = LLMClient(ClientSettings(retries=0), CallCache(Path("/nonexistent"), CacheMode.OFF))
         try:
             return await judge_once(
-                client, model="openai/stub-judge", prompt=prompt, schema_model=LevelVerdict,
-                api_base=fresh_stub.api_base, scope=CallScope(task_version=1, repeat=0, records=[]),
+                client, judge=Endpoint("openai/stub-judge", fresh_stub.api_base), prompt=prompt,
+                schema_model=LevelVerdict, scope=CallScope(task_version=1, repeat=0, records=[]),
                 text_parser=level_from_text,
             )  # fmt: skip
         finally:

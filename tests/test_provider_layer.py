@@ -227,10 +227,9 @@ def test_judge_validates_structured_output_and_fails_loudly_on_garbage(
     async def go(answer: str) -> Any:
         return await judge_once(
             client,
-            model="openai/stub-judge",
+            judge=Endpoint("openai/stub-judge", server.api_base),
             prompt=library.render("g.j2", {"answer": answer}),
             schema_model=Grade,
-            api_base=server.api_base,
             scope=CallScope(task_version=1, repeat=0, records=records),
         )
 
@@ -246,10 +245,9 @@ def test_judge_validates_structured_output_and_fails_loudly_on_garbage(
             try:
                 bad = await judge_once(
                     client,
-                    model="openai/stub-judge",
+                    judge=Endpoint("openai/stub-judge", server.api_base),
                     prompt=library.render("g.j2", {"answer": "x"}),
                     schema_model=Strict,
-                    api_base=server.api_base,
                     scope=CallScope(task_version=1, repeat=0, records=records),
                     settings={"response_format": None},
                 )
