@@ -10,6 +10,7 @@ import sys
 import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -198,3 +199,15 @@ def leaderboard_run(tmp_path: Path, run_id: str, model: str, scores: list[float]
     path = tmp_path / f"{run_id}.json"
     path.write_text(json.dumps(document))
     return path
+
+
+@cache
+def generated_background(world: str) -> Any:
+    """The background generator's run over `world`, drawn once per test process: the background and the crowd
+    tests both read it, and a run takes tens of seconds."""
+    from scripts.world_background.generate import Generator
+    from scripts.world_background.sources import load
+
+    generator = Generator(load(world))
+    generator.background = generator.run()
+    return generator

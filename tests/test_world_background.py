@@ -11,12 +11,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from helpers import REPO
+from helpers import REPO, generated_background
 
 from harness.world import normalize_url, read_pages
 from scripts.world_background import crowds, variety
 from scripts.world_background import guards as guard_rules
-from scripts.world_background.generate import Generator, differences
+from scripts.world_background.generate import differences
 from scripts.world_background.model import LEADER
 from scripts.world_background.sources import BACKGROUND, SOURCES, load
 
@@ -27,13 +27,6 @@ RERUN = "rerun `python scripts/generate_world_background.py` and commit the page
 # kind of page with 100 pages or more (people, news, teams): 5 % and 15 %.
 SENTENCE_CAP, SHAPE_CAP, SHAPES_ABOVE_2_PERCENT = 0.02, 0.05, 250
 KIND_SENTENCE_CAP, KIND_SHAPE_CAP = 0.05, 0.15
-
-
-@functools.cache
-def generated(world: str) -> Generator:
-    generator = Generator(load(world))
-    generator.background = generator.run()
-    return generator
 
 
 @functools.cache
@@ -49,7 +42,7 @@ def body(page: str) -> str:
 
 @pytest.mark.parametrize("world", WORLDS)
 def test_regenerating_the_background_reproduces_the_committed_pages(world: str) -> None:
-    found = differences(generated(world).background)
+    found = differences(generated_background(world).background)
     assert not found, f"{world}: {len(found)} background pages differ from their sources ({found[:5]}); {RERUN}"
     assert len(committed(world)) >= 1000, f"{world}: a background of thousands of pages was asked for"
 
@@ -152,7 +145,7 @@ def test_background_links_only_to_its_own_pages_and_the_worlds_about_pages(world
 
 @pytest.mark.parametrize("world", WORLDS)
 def test_background_people_share_the_worlds_companies_and_schools_but_never_lead_there(world: str) -> None:
-    generator = generated(world)
+    generator = generated_background(world)
     model = generator.model
     at_own = [(p, j) for p in model.people for j in p.jobs if j.company.shared]
     assert len({p.key for p, _ in at_own}) >= 0.2 * len(model.people), "too few share the world's own employers"

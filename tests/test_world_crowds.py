@@ -10,24 +10,17 @@ import functools
 import re
 
 import pytest
-from helpers import REPO
+from helpers import REPO, generated_background
 
 from harness.task import load_task_file
 from harness.world import load_world, normalize_url
 from scripts.world_background import crowds
-from scripts.world_background.generate import Generator, differences
-from scripts.world_background.sources import SOURCES, load
+from scripts.world_background.generate import differences
+from scripts.world_background.sources import SOURCES
 
 WORLDS = sorted(p.name for p in SOURCES.iterdir() if (p / "crowds").is_dir())
 SPECS = [(world, spec) for world in WORLDS for spec in crowds.specs(SOURCES / world)]
 IDS = [spec.task for _, spec in SPECS]
-
-
-@functools.cache
-def generated(world: str) -> Generator:
-    generator = Generator(load(world))
-    generator.background = generator.run()
-    return generator
 
 
 @functools.cache
@@ -50,7 +43,7 @@ def test_there_are_crowds() -> None:
 
 @pytest.mark.parametrize(("world", "spec"), SPECS, ids=IDS)
 def test_every_crowd_member_misses_a_condition_on_a_page_that_shows_it(world: str, spec: crowds.Spec) -> None:
-    writer = generated(world).crowds[spec.task]
+    writer = generated_background(world).crowds[spec.task]
     assert len(writer.members) == spec.count
     pages = {normalize_url(p.url): p for p in world_of(world).pages}
     for member in writer.members:
@@ -68,10 +61,10 @@ def test_the_condition_checks_catch_a_member_who_would_qualify() -> None:
     world, spec, member = next(
         (world, spec, m)
         for world, spec in SPECS
-        for m in generated(world).crowds[spec.task].members
+        for m in generated_background(world).crowds[spec.task].members
         if m.failures == ["not_lead"]
     )
-    writer = generated(world).crowds[spec.task]
+    writer = generated_background(world).crowds[spec.task]
     current = member.person.jobs[0]
     lead = next(t for t in spec.now["lead_titles"])
     member.person.jobs[0] = crowds.CrowdJob(**{**current.__dict__, "title": lead})
@@ -83,14 +76,14 @@ def test_the_condition_checks_catch_a_member_who_would_qualify() -> None:
 
 @pytest.mark.parametrize("world", WORLDS)
 def test_crowd_pages_are_reproduced_byte_for_byte(world: str) -> None:
-    found = [line for line in differences(generated(world).background) if "crowd/" in line]
+    found = [line for line in differences(generated_background(world).background) if "crowd/" in line]
     assert not found, f"{world}: crowd pages differ ({found[:5]}); rerun scripts/generate_world_background.py"
 
 
 @pytest.mark.parametrize(("world", "spec"), SPECS, ids=IDS)
 def test_the_tasks_own_words_find_crowd_pages(world: str, spec: crowds.Spec) -> None:
     task = tasks()[spec.task]
-    members = {normalize_url(m.person.url) for m in generated(world).crowds[spec.task].members}
+    members = {normalize_url(m.person.url) for m in generated_background(world).crowds[spec.task].members}
     assert len(members) >= 20, f"{spec.task}: a crowd of tens was asked for"
     crowd = {normalize_url(p.url) for p in world_of(world).pages if p.data.get("crowd") == spec.task}
     hits = [normalize_url(h["url"]) for h in world_of(world).search(task.inputs.question, k=10)]
@@ -100,7 +93,7 @@ def test_the_tasks_own_words_find_crowd_pages(world: str, spec: crowds.Spec) -> 
 
 @pytest.mark.parametrize(("world", "spec"), SPECS, ids=IDS)
 def test_crowds_name_no_key_person_and_keep_other_tasks_guards(world: str, spec: crowds.Spec) -> None:
-    generator = generated(world)
+    generator = generated_background(world)
     guard = crowds.guard_for(generator.guard, spec)
     own = generator.guard.task_terms.get(spec.task, set())
     assert len(guard.terms) < len(generator.guard.terms), "the crowd's own words are not exempt"

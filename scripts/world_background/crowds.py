@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from scripts.world_background.guards import Guard
-from scripts.world_background.model import Builder, Company, Job, Model, Person, weighted
+from scripts.world_background.model import Builder, Company, Job, Model, Person, spoken_languages, weighted
 from scripts.world_background.people import ProfileWriter, page_record
 from scripts.world_background.sources import ROOT, SourceError, slug
 from scripts.world_background.text import MONTHS, Slots, fill
@@ -372,10 +372,7 @@ class CrowdWriter:
             if name in used or self.builder.taken(name) or (native and self.builder.taken(native)):
                 continue
             skills = [s for s in self.sources.functions[jobs[0].function]["skills"] if not self.guard.problems(s)]
-            langs = list(self.sources.names[culture].get("languages") or ["English"])
-            spoken = langs[:1] + rng.sample(langs[1:], k=min(len(langs) - 1, rng.randint(0, 2)))
-            if "English" not in spoken:
-                spoken.append("English")
+            spoken = spoken_languages(rng, self.sources.names[culture])
             began = jobs[-1].start[0]
             person = Person(
                 900_000 + index,

@@ -147,6 +147,15 @@ class Model:
     people: list[Person] = field(default_factory=list)
 
 
+def spoken_languages(rng: random.Random, names: dict[str, Any]) -> list[str]:
+    """A person's languages: the culture's first, up to two more of its others, and English."""
+    langs = list(names.get("languages") or ["English"])
+    spoken = langs[:1] + rng.sample(langs[1:], k=min(len(langs) - 1, rng.randint(0, 2)))
+    if "English" not in spoken:
+        spoken.append("English")
+    return spoken
+
+
 def weighted(rng: random.Random, weights: dict[Any, float]) -> Any:
     keys = list(weights)
     return rng.choices(keys, weights=[weights[k] for k in keys])[0]
@@ -457,10 +466,7 @@ class Builder:
             began = jobs[-1].start[0]
             function = jobs[0].function
             skills = [s for s in self.sources.functions[function]["skills"] if not self.guard.problems(s)]
-            langs = list(self.sources.names[culture].get("languages") or ["English"])
-            spoken = langs[:1] + rng.sample(langs[1:], k=min(len(langs) - 1, rng.randint(0, 2)))
-            if "English" not in spoken:
-                spoken.append("English")
+            spoken = spoken_languages(rng, self.sources.names[culture])
             person = Person(
                 key,
                 given,
